@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Small macros shared by the boot loader and userspace.
+ *
+ * Nothing here may depend on libc: this directory builds for freestanding UEFI too.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
+
+/* Round up to a multiple of align, which must be a power of two. */
+#define ALIGN_TO(x, align) (((x) + ((align) - 1)) & ~((__typeof__(x)) (align) - 1))
+
+#define _unused_ __attribute__((unused))
+#define _pure_ __attribute__((pure))
+#define _warn_unused_result_ __attribute__((warn_unused_result))

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Byte-string helpers that need no libc.
+ */
+#include "memory-fundamental.h"
+#include "string-fundamental.h"
+
+size_t fstrlen(const char *s) {
+        size_t n = 0;
+
+        while (s[n])
+                n++;
+        return n;
+}
+
+size_t fstrnlen(const char *s, size_t max) {
+        size_t n = 0;
+
+        while (n < max && s[n])
+                n++;
+        return n;
+}
+
+int fstrcmp(const char *a, const char *b) {
+        for (;; a++, b++) {
+                if (*a != *b)
+                        return CMP((unsigned char) *a, (unsigned char) *b);
+                if (*a == 0)
+                        return 0;
+        }
+}
+
+int fstrncmp(const char *a, const char *b, size_t n) {
+        for (; n > 0; n--, a++, b++) {
+                if (*a != *b)
+                        return CMP((unsigned char) *a, (unsigned char) *b);
+                if (*a == 0)
+                        return 0;
+        }
+        return 0;
+}
+
+bool fstreq(const char *a, const char *b) {
+        return fstrcmp(a, b) == 0;
+}
+
+int fmemcmp(const void *a, const void *b, size_t n) {
+        const unsigned char *x = a, *y = b;
+
+        for (size_t i = 0; i < n; i++)
+                if (x[i] != y[i])
+                        return CMP(x[i], y[i]);
+        return 0;
+}
+
+void *fmemcpy(void *dest, const void *src, size_t n) {
+        unsigned char *d = dest;
+        const unsigned char *s = src;
+
+        for (size_t i = 0; i < n; i++)
+                d[i] = s[i];
+        return dest;
+}
+
+void *fmemset(void *dest, int c, size_t n) {
+        unsigned char *d = dest;
+
+        for (size_t i = 0; i < n; i++)
+                d[i] = (unsigned char) c;
+        return dest;
+}
+
+char *fstrndup(const char *s, size_t n) {
+        char *p;
+
+        n = fstrnlen(s, n);
+        p = fmalloc(n + 1);
+        if (!p)
+                return NULL;
+        fmemcpy(p, s, n);
+        p[n] = 0;
+        return p;
+}
+
+char *fstrdup(const char *s) {
+        return fstrndup(s, fstrlen(s));
+}
+
+const char *fstartswith(const char *s, const char *prefix) {
+        size_t n = fstrlen(prefix);
+
+        if (fstrncmp(s, prefix, n) != 0)
+                return NULL;
+        return s + n;
+}
+
+const char *fendswith(const char *s, const char *suffix) {
+        size_t ls = fstrlen(s), lx = fstrlen(suffix);
+
+        if (lx > ls)
+                return NULL;
+        if (fmemcmp(s + ls - lx, suffix, lx) != 0)
+                return NULL;
+        return s + ls - lx;
+}

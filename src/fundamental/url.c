@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * URL helpers with systemd's import-util semantics.
+ */
+#include "errno-fundamental.h"
+#include "memory-fundamental.h"
+#include "string-fundamental.h"
+#include "url.h"
+
+static bool ascii_is_valid(const char *s) {
+        for (; *s; s++)
+                if ((unsigned char) *s >= 128)
+                        return false;
+        return true;
+}
+
+bool url_is_http(const char *url) {
+        const char *p;
+
+        p = fstartswith(url, "http://");
+        if (!p)
+                p = fstartswith(url, "https://");
+        return p && *p && ascii_is_valid(p);
+}
+
+bool url_is_file(const char *url) {
+        const char *p = fstartswith(url, "file:/");
+
+        return p && *p && ascii_is_valid(p);
+}
+
+/* Returns the position right after the host, or NULL when there is no scheme or no host. */
+static const char *skip_scheme_and_host(const char *url) {
+        const char *p = url, *host;
+
+        while (*p && *p != ':')
+                p++;
+        if (*p != ':' || p == url)
+                return NULL;
+
+        p++;
+        while (*p == '/')
+                p++;
+
+        host = p;
+        while (*p && *p != '/' && *p != '?' && *p != '#')
+                p++;
+        if (p == host)
+                return NULL;
+
+        return p;
+}
+
+/* End of the path: before query and fragment, trailing slashes dropped (but never before path). */
+static const char *path_end(const char *path) {
+        const char *e = path;
+
+        while (*e && *e != '?' && *e != '#')
+                e++;
+        while (e > path && e[-1] == '/')
+                e--;
+        return e;
+}
+
+int url_last_component(const char *url, char **ret) {
+        const char *path, *e, *s;
+        char *c;
+
+        path = skip_scheme_and_host(url);
+        if (!path)
+                return -EINVAL;
+
+        e = path_end(path);
+        s = e;
+        while (s > path && s[-1] != '/')
+                s--;
+        if (s == e)
+                return -EADDRNOTAVAIL;
+
+        c = fstrndup(s, (size_t) (e - s));
+        if (!c)
+                return -ENOMEM;
+        *ret = c;
+        return 0;
+}
+
+int url_change_suffix(const char *url, unsigned n_drop, const char *suffix, char **ret) {
+        const char *path, *e;
+        size_t head, ls;
+        char *c;
+
+        path = skip_scheme_and_host(url);
+        if (!path)
+                return -EINVAL;
+
+        e = path_end(path);
+        for (; n_drop > 0; n_drop--) {
+                while (e > path && e[-1] != '/')
+                        e--;
+                while (e > path && e[-1] == '/')
+                        e--;
+        }
+
+        head = (size_t) (e - url);
+        ls = fstrlen(suffix);
+        c = fmalloc(head + 1 + ls + 1);
+        if (!c)
+                return -ENOMEM;
+        fmemcpy(c, url, head);
+        c[head] = '/';
+        fmemcpy(c + head + 1, suffix, ls);
+        c[head + 1 + ls] = 0;
+
+        *ret = c;
+        return 0;
+}
+
+int url_change_last_component(const char *url, const char *name, char **ret) {
+        return url_change_suffix(url, 1, name, ret);
+}
+
+int url_append_component(const char *url, const char *name, char **ret) {
+        return url_change_suffix(url, 0, name, ret);
+}

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Reading whole files and writing files atomically.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "macro.h"
+#include "path-util.h"
+#include "string-util.h"
+
+int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_size) {
+        _cleanup_close_ int fd = -1;
+        _cleanup_free_ char *buf = NULL;
+        size_t size = 0, allocated = 0;
+
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return -errno;
+
+        for (;;) {
+                ssize_t n;
+
+                if (allocated - size < 4096) {
+                        size_t want = allocated ? allocated * 2 : 4096;
+                        char *b;
+
+                        if (want > max_size + 4096)
+                                want = max_size + 4096;
+                        if (want <= allocated)
+                                return -EFBIG;
+                        b = realloc(buf, want + 1);
+                        if (!b)
+                                return -ENOMEM;
+                        buf = b;
+                        allocated = want;
+                }
+
+                n = read(fd, buf + size, allocated - size);
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                if (n == 0)
+                        break;
+                size += (size_t) n;
+                if (size > max_size)
+                        return -EFBIG;
+        }
+
+        if (!buf) {
+                buf = malloc(1);
+                if (!buf)
+                        return -ENOMEM;
+        }
+        buf[size] = 0;
+        *ret = TAKE_PTR(buf);
+        if (ret_size)
+                *ret_size = size;
+        return 0;
+}
+
+int write_all(int fd, const void *buf, size_t size) {
+        const char *p = buf;
+
+        while (size > 0) {
+                ssize_t n = write(fd, p, size);
+
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                if (n == 0)
+                        return -EIO;
+                p += n;
+                size -= (size_t) n;
+        }
+        return 0;
+}
+
+int fsync_directory_of(const char *path) {
+        _cleanup_free_ char *dir = NULL;
+        _cleanup_close_ int fd = -1;
+        int r;
+
+        r = path_extract_directory(path, &dir);
+        if (r < 0)
+                return r;
+
+        fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        if (fsync(fd) < 0)
+                return -errno;
+        return 0;
+}
+
+int open_tmpfile_beside(const char *path, char **ret_tmp) {
+        _cleanup_free_ char *dir = NULL, *base = NULL, *tmp = NULL;
+        int fd, r;
+
+        r = path_extract_directory(path, &dir);
+        if (r < 0)
+                return r;
+        r = path_extract_filename(path, &base);
+        if (r < 0)
+                return r;
+
+        if (asprintf(&tmp, "%s/.#%s.XXXXXX", dir, base) < 0)
+                return -ENOMEM;
+
+        fd = mkostemp(tmp, O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+
+        *ret_tmp = TAKE_PTR(tmp);
+        return fd;
+}
+
+int link_tmpfile(int fd, const char *tmp, const char *path, mode_t mode) {
+        int r = 0;
+
+        if (fchmod(fd, mode) < 0 || fsync(fd) < 0 || rename(tmp, path) < 0)
+                r = -errno;
+        if (r < 0) {
+                (void) unlink(tmp);
+                return r;
+        }
+        return fsync_directory_of(path);
+}
+
+int write_file_atomic(const char *path, const void *data, size_t size, mode_t mode) {
+        _cleanup_free_ char *tmp = NULL;
+        _cleanup_close_ int fd = -1;
+        int r;
+
+        fd = open_tmpfile_beside(path, &tmp);
+        if (fd < 0)
+                return fd;
+
+        r = write_all(fd, data, size);
+        if (r < 0) {
+                (void) unlink(tmp);
+                return r;
+        }
+
+        return link_tmpfile(fd, tmp, path, mode);
+}

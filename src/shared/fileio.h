@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Reading whole files and writing files atomically.
+ *
+ * Nothing half-written ever appears under a final name: writes go to a hidden temporary
+ * (".#NAME.XXXXXX") in the same directory, are fsync()ed, renamed over the final name, and the
+ * directory is fsync()ed so the rename itself is durable.
+ */
+#pragma once
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/**
+ * Read a whole file, NUL-terminated.
+ * @v max_size  fail with -EFBIG if the file is larger
+ * @ret         0 or negative errno
+ */
+int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_size);
+
+/** Write all of buf to fd, retrying short writes and EINTR. */
+int write_all(int fd, const void *buf, size_t size);
+
+/**
+ * Write a file atomically.
+ * @v mode  permissions of the final file (umask not applied)
+ */
+int write_file_atomic(const char *path, const void *data, size_t size, mode_t mode);
+
+/** Open a hidden temporary beside path; *ret_tmp receives its name. */
+int open_tmpfile_beside(const char *path, char **ret_tmp);
+
+/** fsync(), fchmod() and rename tmp over path, then fsync the directory. Unlinks tmp on failure. */
+int link_tmpfile(int fd, const char *tmp, const char *path, mode_t mode);
+
+/** fsync() the directory that contains path. */
+int fsync_directory_of(const char *path);

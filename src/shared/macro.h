@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Cleanup attributes and small macros for userspace code.
+ *
+ * Cleanup attributes give every function one exit path for its resources, so an early return
+ * never leaks a file descriptor or a buffer.
+ */
+#pragma once
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "macro-fundamental.h"
+
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+#define _noreturn_ __attribute__((noreturn))
+
+static inline void freep(void *p) {
+        free(*(void **) p);
+}
+
+static inline void closep(int *fd) {
+        if (*fd >= 0)
+                (void) close(*fd);
+}
+
+static inline void fclosep(FILE **f) {
+        if (*f)
+                (void) fclose(*f);
+}
+
+#define _cleanup_free_ _cleanup_(freep)
+#define _cleanup_close_ _cleanup_(closep)
+#define _cleanup_fclose_ _cleanup_(fclosep)
+
+/* Hand a pointer or fd over to someone else: the cleanup handler then sees nothing to release. */
+#define TAKE_PTR(p)                             \
+        ({                                      \
+                __typeof__(p) _p = (p);         \
+                (p) = NULL;                     \
+                _p;                             \
+        })
+
+#define TAKE_FD(fd)                             \
+        ({                                      \
+                int _fd = (fd);                 \
+                (fd) = -1;                      \
+                _fd;                            \
+        })
+
+#define STRLEN(s) (sizeof(s) - 1)

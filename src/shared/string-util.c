@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * String and string-vector helpers for userspace.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <strings.h>
+
+#include "string-util.h"
+
+char *startswith(const char *s, const char *prefix) {
+        size_t n = strlen(prefix);
+
+        return strncmp(s, prefix, n) == 0 ? (char *) s + n : NULL;
+}
+
+char *endswith(const char *s, const char *suffix) {
+        size_t ls = strlen(s), lx = strlen(suffix);
+
+        if (lx > ls || memcmp(s + ls - lx, suffix, lx) != 0)
+                return NULL;
+        return (char *) s + ls - lx;
+}
+
+int parse_boolean(const char *s) {
+        static const char *const yes[] = { "1", "yes", "y", "true", "t", "on" };
+        static const char *const no[] = { "0", "no", "n", "false", "f", "off" };
+
+        if (!s)
+                return -EINVAL;
+        for (size_t i = 0; i < ELEMENTSOF(yes); i++)
+                if (strcasecmp(s, yes[i]) == 0)
+                        return 1;
+        for (size_t i = 0; i < ELEMENTSOF(no); i++)
+                if (strcasecmp(s, no[i]) == 0)
+                        return 0;
+        return -EINVAL;
+}
+
+bool string_has_cc(const char *s) {
+        for (; *s; s++)
+                if ((unsigned char) *s < ' ' || *s == 0x7f)
+                        return true;
+        return false;
+}
+
+char *strextend(char **p, ...) {
+        size_t len = *p ? strlen(*p) : 0, add = 0;
+        const char *s;
+        va_list ap;
+        char *n;
+
+        va_start(ap, p);
+        while ((s = va_arg(ap, const char *)))
+                add += strlen(s);
+        va_end(ap);
+
+        n = realloc(*p, len + add + 1);
+        if (!n)
+                return NULL;
+
+        va_start(ap, p);
+        while ((s = va_arg(ap, const char *))) {
+                size_t l = strlen(s);
+                memcpy(n + len, s, l);
+                len += l;
+        }
+        va_end(ap);
+        n[len] = 0;
+
+        *p = n;
+        return n;
+}
+
+size_t strv_length(char *const *l) {
+        size_t n = 0;
+
+        while (l && l[n])
+                n++;
+        return n;
+}
+
+int strv_consume(char ***l, char *s) {
+        size_t n = strv_length(*l);
+        char **m;
+
+        if (!s)
+                return -ENOMEM;
+        m = realloc(*l, sizeof(char *) * (n + 2));
+        if (!m) {
+                free(s);
+                return -ENOMEM;
+        }
+        m[n] = s;
+        m[n + 1] = NULL;
+        *l = m;
+        return 0;
+}
+
+int strv_extend(char ***l, const char *s) {
+        return strv_consume(l, strdup(s));
+}
+
+bool strv_contains(char *const *l, const char *s) {
+        STRV_FOREACH(i, l)
+                if (streq(*i, s))
+                        return true;
+        return false;
+}
+
+char **strv_free(char **l) {
+        STRV_FOREACH(i, l)
+                free(*i);
+        free(l);
+        return NULL;
+}

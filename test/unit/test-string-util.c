@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Tests for string helpers, boolean parsing and environment reading. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "env-util.h"
+#include "string-util.h"
+#include "tests.h"
+
+TEST(booleans) {
+        const char *yes[] = { "1", "yes", "YES", "y", "true", "True", "t", "on", "ON" };
+        const char *no[] = { "0", "no", "N", "false", "f", "off", "OFF" };
+        const char *bad[] = { "", "2", "yess", "enable", " yes" };
+
+        for (size_t i = 0; i < ELEMENTSOF(yes); i++)
+                ASSERT_EQ(parse_boolean(yes[i]), 1);
+        for (size_t i = 0; i < ELEMENTSOF(no); i++)
+                ASSERT_EQ(parse_boolean(no[i]), 0);
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++)
+                ASSERT_EQ(parse_boolean(bad[i]), -EINVAL);
+        ASSERT_EQ(parse_boolean(NULL), -EINVAL);
+}
+
+TEST(getenv_bool) {
+        unsetenv("URLBOOT_TEST_X");
+        ASSERT_EQ(getenv_bool("URLBOOT_TEST_X"), -ENXIO);
+        setenv("URLBOOT_TEST_X", "yes", 1);
+        ASSERT_EQ(getenv_bool("URLBOOT_TEST_X"), 1);
+        setenv("URLBOOT_TEST_X", "nah", 1);
+        ASSERT_EQ(getenv_bool("URLBOOT_TEST_X"), -EINVAL);
+}
+
+TEST(affixes) {
+        ASSERT_STREQ(startswith("rd.systemd.pull", "rd."), "systemd.pull");
+        ASSERT_TRUE(startswith("rd", "rd.") == NULL);
+        ASSERT_STREQ(endswith("image.raw.xz", ".xz"), ".xz");
+        ASSERT_TRUE(endswith("xz", ".xz") == NULL);
+        ASSERT_TRUE(string_has_cc("a\nb"));
+        ASSERT_TRUE(string_has_cc("\x7f"));
+        ASSERT_FALSE(string_has_cc("plain ü"));
+}
+
+TEST(strextend_and_strv) {
+        _cleanup_free_ char *s = NULL;
+        _cleanup_strv_free_ char **l = NULL;
+
+        ASSERT_TRUE(strextend(&s, "a", "b", NULL));
+        ASSERT_TRUE(strextend(&s, "", "c", NULL));
+        ASSERT_STREQ(s, "abc");
+
+        ASSERT_EQ(strv_length(l), 0);
+        ASSERT_OK(strv_extend(&l, "x"));
+        ASSERT_OK(strv_extend(&l, "y"));
+        ASSERT_EQ(strv_length(l), 2);
+        ASSERT_TRUE(strv_contains(l, "y"));
+        ASSERT_FALSE(strv_contains(l, "z"));
+        ASSERT_TRUE(l[2] == NULL);
+}
