@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "log.h"
 
@@ -80,6 +81,14 @@ static bool stderr_is_journal(void) {
         return (unsigned long long) st.st_dev == dev && (unsigned long long) st.st_ino == ino;
 }
 
+/* Generators run with stderr on /dev/kmsg, which reads the same "<N>" prefix. */
+static bool stderr_is_kmsg(void) {
+        struct stat st;
+
+        return fstat(STDERR_FILENO, &st) == 0 && S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 &&
+               minor(st.st_rdev) == 11;
+}
+
 int log_internal(int level, int error, const char *format, ...) {
         int saved_errno = errno;
         va_list ap;
@@ -88,7 +97,7 @@ int log_internal(int level, int error, const char *format, ...) {
                 error = -error;
 
         if (level <= log_get_max_level()) {
-                bool prefix = prefix_mode >= 0 ? prefix_mode : stderr_is_journal();
+                bool prefix = prefix_mode >= 0 ? prefix_mode : (stderr_is_journal() || stderr_is_kmsg());
 
                 /* %m in the format refers to the error we were given, not whatever errno holds. */
                 errno = error;

@@ -33,6 +33,12 @@ static inline void fclosep(FILE **f) {
 }
 
 #define _cleanup_free_ _cleanup_(freep)
+
+/* free() that returns NULL, for "p = mfree(p);" */
+static inline void *mfree(void *p) {
+        free(p);
+        return NULL;
+}
 #define _cleanup_close_ _cleanup_(closep)
 #define _cleanup_fclose_ _cleanup_(fclosep)
 

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlboot-import-generator: pull expressions on the kernel command line become download units.
+ *
+ * Each transfer becomes urlboot-import@<escaped image path>.service, which runs urlboot-pull;
+ * with "blockdev" also urlboot-loop@<same>.service. Both are wanted by urlboot-imports.target,
+ * which the root mount is ordered after (urlboot-root-generator). Nothing is downloaded here.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "efivars.h"
+#include "generator.h"
+#include "initrd.h"
+#include "log.h"
+#include "pull-config.h"
+#include "pull-expression.h"
+#include "string-util.h"
+#include "systemd-version.h"
+#include "unit-name.h"
+#include "url.h"
+
+#define GENERATOR_NAME "urlboot-import-generator"
+
+typedef struct Context {
+        const GeneratorDirs *dirs;
+        const PullConfig *config;
+        bool initrd;
+        char *stub_url;
+        int stub_url_error;     /* 0 when stub_url is set, else why not */
+        int n_refused;
+        int n_units;
+} Context;
+
+static void write_exec_start(FILE *f, const PullExpression *e) {
+        _cleanup_free_ char *url = unit_exec_quote(e->url), *local = unit_exec_quote(e->local);
+        _cleanup_free_ char *root = NULL, *root_quoted = NULL;
+
+        if (!url || !local)
+                return;
+
+        fprintf(f, "ExecStart=%s %s --class=%s", URLBOOT_PULL_PATH, image_type_to_string(e->type),
+                image_class_to_string(e->class));
+
+        root = strndup(e->image_path, strrchr(e->image_path, '/') - e->image_path);
+        root_quoted = root ? unit_exec_quote(root) : NULL;
+        if (root_quoted)
+                fprintf(f, " --image-root=%s", root_quoted);
+
+        /* A pinned digest is stronger than any SHA256SUMS or signature check. */
+        if (e->sha256)
+                fprintf(f, " --verify=sha256:%s", e->sha256);
+        else
+                fprintf(f, " --verify=%s", import_verify_to_string(e->verify));
+        if (e->read_only)
+                fputs(" --read-only", f);
+        STRV_FOREACH(m, e->mirrors) {
+                _cleanup_free_ char *q = unit_exec_quote(*m);
+                if (q)
+                        fprintf(f, " --mirror=%s", q);
+        }
+        fprintf(f, " %s %s\n", url, local);
+}
+
+static int write_import_unit(Context *c, const PullExpression *e, const char *unit, const char *loop_unit) {
+        _cleanup_free_ char *description = unit_specifier_escape(e->url);
+        FILE *f;
+        int r;
+
+        if (!description)
+                return log_oom();
+
+        r = generator_open_unit_file(c->dirs->normal, unit, GENERATOR_NAME, &f);
+        if (r == -EEXIST)
+                return r;
+        if (r < 0)
+                return log_error_errno(r, "Failed to create unit file %s: %m", unit);
+
+        fprintf(f,
+                "[Unit]\n"
+                "Description=Download of %s\n"
+                "Documentation=man:urlboot-import-generator(8) man:urlboot-pull(1)\n"
+                "SourcePath=/proc/cmdline\n"
+                "DefaultDependencies=no\n"
+                "Conflicts=shutdown.target\n"
+                "After=urlboot-imports-pre.target\n"
+                "Before=urlboot-imports.target shutdown.target\n",
+                description);
+
+        if (!url_is_file(e->url))
+                fputs("Wants=network-online.target\n"
+                      "After=network-online.target\n",
+                      f);
+        if (loop_unit)
+                fprintf(f, "Before=%s\n", loop_unit);
+        if (e->class == IMAGE_SYSEXT)
+                fputs("Before=systemd-sysext.service\n", f);
+        else if (e->class == IMAGE_CONFEXT)
+                fputs("Before=systemd-confext.service\n", f);
+        if (c->config->success_action)
+                fprintf(f, "SuccessAction=%s\n", c->config->success_action);
+        if (c->config->failure_action)
+                fprintf(f, "FailureAction=%s\n", c->config->failure_action);
+
+        fputs("\n[Service]\n"
+              "Type=oneshot\n"
+              "RemainAfterExit=yes\n",
+              f);
+        /* In the initrd a failed download must be visible on the console, not only in the journal. */
+        if (c->initrd)
+                fputs("StandardError=journal+console\n", f);
+        write_exec_start(f, e);
+
+        return generator_close_unit_file(f, unit);
+}
+
+static int add_transfer(Context *c, const PullExpression *e, const char *expression) {
+        _cleanup_free_ char *unit = NULL, *loop_unit = NULL;
+        int r;
+
+        r = unit_name_from_path_instance("urlboot-import", e->image_path, ".service", &unit);
+        if (r < 0)
+                return log_error_errno(r, "Cannot make a unit name for image path %s, ignoring pull expression '%s': %m",
+                                       e->image_path, expression);
+        if (e->blockdev) {
+                r = unit_name_from_path_instance("urlboot-loop", e->image_path, ".service", &loop_unit);
+                if (r < 0)
+                        return log_oom();
+        }
+
+        r = write_import_unit(c, e, unit, loop_unit);
+        if (r == -EEXIST)
+                return log_error_errno(r, "Image %s is already requested by an earlier pull expression, ignoring '%s'.",
+                                       e->image_path, expression);
+        if (r < 0)
+                return r;
+
+        r = generator_add_symlink(c->dirs->normal, "urlboot-imports.target", "wants", unit);
+        if (r >= 0 && loop_unit)
+                r = generator_add_symlink(c->dirs->normal, "urlboot-imports.target", "wants", loop_unit);
+        if (r >= 0 && c->n_units == 0)
+                /* Pulled in at every boot, without relying on the target having been enabled. */
+                r = generator_add_symlink(c->dirs->normal, "sysinit.target", "wants", "urlboot-imports.target");
+        if (r < 0)
+                return log_error_errno(r, "Failed to link %s into urlboot-imports.target: %m", unit);
+
+        c->n_units++;
+        log_debug("Pull expression '%s' → %s (%s).", expression, unit, e->url);
+        return 0;
+}
+
+static int process_expression(Context *c, const char *expression) {
+        _cleanup_pull_expression_ PullExpression *e = NULL;
+        _cleanup_free_ char *reason = NULL;
+        int r;
+
+        r = pull_expression_parse(expression, &e, &reason);
+        if (r == -ENOMEM)
+                return log_oom();
+        if (r < 0)
+                return log_error_errno(r, "Ignoring pull expression '%s': %s.", expression, reason ?: "invalid");
+
+        if (e->bootorigin && !c->stub_url) {
+                /* The same initrd boots from local disks too: there is simply no origin to pull from. */
+                if (c->stub_url_error == -ENOENT) {
+                        log_debug("No StubDeviceURL EFI variable, skipping bootorigin expression '%s'.", expression);
+                        return 0;
+                }
+                return log_error_errno(c->stub_url_error,
+                                       "Failed to read StubDeviceURL EFI variable for bootorigin expression '%s': %m",
+                                       expression);
+        }
+
+        r = pull_expression_resolve(e, c->stub_url, c->initrd, &reason);
+        if (r == -ENOMEM)
+                return log_oom();
+        if (r < 0)
+                return log_error_errno(r, "Ignoring pull expression '%s': %s.", expression, reason ?: "invalid");
+        if (e->bootorigin)
+                log_info("Pulling %s (next to the boot URL %s).", e->url, c->stub_url);
+
+        return add_transfer(c, e, expression);
+}
+
+int main(int argc, char *argv[]) {
+        PullConfig config = {};
+        GeneratorDirs dirs;
+        Context c = { .dirs = &dirs, .config = &config };
+        int version, r;
+
+        log_set_program(GENERATOR_NAME);
+
+        r = generator_parse_args(argc, argv, &dirs);
+        if (r < 0)
+                return EXIT_FAILURE;
+
+        c.initrd = in_initrd();
+        version = systemd_version();
+        if (version < 0)
+                log_debug_errno(version, "Cannot tell the systemd version, assuming one older than %d: %m",
+                                SYSTEMD_VERSION_OWNS_PULL);
+
+        r = pull_config_load(&config, version);
+        if (r < 0) {
+                log_error_errno(r, "Failed to read pull expressions: %m");
+                return EXIT_FAILURE;
+        }
+
+        c.stub_url_error = efi_get_variable_string("StubDeviceURL", EFI_VENDOR_LOADER_STR, &c.stub_url);
+
+        STRV_FOREACH(x, config.expressions)
+                if (process_expression(&c, *x) < 0)
+                        c.n_refused++;
+
+        free(c.stub_url);
+        pull_config_done(&config);
+        return c.n_refused > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}

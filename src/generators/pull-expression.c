@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Pull expressions: parsing and resolution.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "image-name.h"
+#include "memory-fundamental.h"
+#include "path-util.h"
+#include "pull-expression.h"
+#include "string-util.h"
+#include "url.h"
+
+PullExpression *pull_expression_free(PullExpression *e) {
+        if (!e)
+                return NULL;
+        free(e->sha256);
+        strv_free(e->mirrors);
+        free(e->local);
+        free(e->remote);
+        free(e->url);
+        free(e->image_path);
+        free(e);
+        return NULL;
+}
+
+static int fail(char **ret_reason, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(char **ret_reason, const char *fmt, ...) {
+        va_list ap;
+
+        if (ret_reason) {
+                va_start(ap, fmt);
+                if (vasprintf(ret_reason, fmt, ap) < 0)
+                        *ret_reason = NULL;
+                va_end(ap);
+        }
+        return -EINVAL;
+}
+
+/* Takes the field up to the next unescaped ":", removing escape backslashes.
+ * Returns 1 if a ":" ended it, 0 at the end of the string, -EINVAL for a trailing backslash. */
+static int extract_field(const char **p, char **ret) {
+        const char *s = *p;
+        char *f, *t;
+
+        f = t = malloc(strlen(s) + 1);
+        if (!f)
+                return -ENOMEM;
+
+        for (; *s && *s != ':'; s++) {
+                if (*s == '\\') {
+                        if (!s[1]) {
+                                free(f);
+                                return -EINVAL;
+                        }
+                        s++;
+                }
+                *t++ = *s;
+        }
+        *t = 0;
+
+        *ret = f;
+        if (*s == ':') {
+                *p = s + 1;
+                return 1;
+        }
+        *p = s;
+        return 0;
+}
+
+bool pull_url_is_acceptable(const char *url) {
+        if (!url_is_http(url) && !url_is_file(url))
+                return false;
+        for (const char *c = url; *c; c++)
+                if ((unsigned char) *c <= ' ' || *c == 0x7f)
+                        return false;
+        return true;
+}
+
+static int parse_option(PullExpression *e, const char *opt, char **ret_reason) {
+        const char *v;
+        int r;
+
+        if (streq(opt, "ro"))
+                e->read_only = true;
+        else if (streq(opt, "rw"))
+                e->read_only = false;
+        else if (streq(opt, "blockdev"))
+                e->blockdev = true;
+        else if (streq(opt, "bootorigin"))
+                e->bootorigin = true;
+        else if ((v = startswith(opt, "runtime="))) {
+                r = parse_boolean(v);
+                if (r < 0)
+                        return fail(ret_reason, "invalid boolean in option '%s'", opt);
+                e->runtime = r;
+        } else if ((v = startswith(opt, "verify="))) {
+                ImportVerify m = import_verify_from_string(v);
+                if (m < 0)
+                        return fail(ret_reason, "invalid verification mode in option '%s' (no, checksum, signature)", opt);
+                e->verify = m;
+                e->verify_explicit = true;
+        } else if ((v = startswith(opt, "sha256="))) {
+                if (!sha256_hex_is_valid(v))
+                        return fail(ret_reason, "option '%s' needs 64 hexadecimal digits", opt);
+                free(e->sha256);
+                e->sha256 = strdup(v);
+                if (!e->sha256)
+                        return -ENOMEM;
+                for (char *c = e->sha256; *c; c++)
+                        *c = (char) tolower((unsigned char) *c);
+        } else if ((v = startswith(opt, "mirror="))) {
+                if (!pull_url_is_acceptable(v))
+                        return fail(ret_reason, "option '%s' needs an http, https or file URL (escape its ':' as '\\:')",
+                                    opt);
+                r = strv_extend(&e->mirrors, v);
+                if (r < 0)
+                        return r;
+        } else if (image_class_from_string(opt) >= 0)
+                e->class = image_class_from_string(opt);
+        else if (image_type_from_string(opt) >= 0)
+                e->type = image_type_from_string(opt);
+        else
+                return fail(ret_reason, "unknown option '%s'", opt);
+        return 0;
+}
+
+static int parse_options(PullExpression *e, char *options, char **ret_reason) {
+        /* Separators are not coalesced: "a,,b" has an empty, hence unknown, option. */
+        for (char *o = options;;) {
+                char *comma = strchr(o, ',');
+                int r;
+
+                if (comma)
+                        *comma = 0;
+                r = parse_option(e, o, ret_reason);
+                if (r < 0)
+                        return r;
+                if (!comma)
+                        return 0;
+                o = comma + 1;
+        }
+}
+
+int pull_expression_parse(const char *s, PullExpression **ret, char **ret_reason) {
+        _cleanup_pull_expression_ PullExpression *e = NULL;
+        _cleanup_free_ char *options = NULL, *local = NULL;
+        const char *p = s;
+        int r;
+
+        if (ret_reason)
+                *ret_reason = NULL;
+
+        e = calloc(1, sizeof *e);
+        if (!e)
+                return -ENOMEM;
+        *e = (PullExpression) {
+                .type = _IMAGE_TYPE_INVALID,
+                .class = _IMAGE_CLASS_INVALID,
+                .runtime = -1,
+                .verify = IMPORT_VERIFY_SIGNATURE,
+        };
+
+        r = extract_field(&p, &options);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return fail(ret_reason, "trailing backslash in options");
+        if (r == 0)
+                return fail(ret_reason, "no local name field (expected OPTIONS:LOCAL:URL)");
+
+        r = extract_field(&p, &local);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return fail(ret_reason, "trailing backslash in local name");
+        if (r == 0)
+                return fail(ret_reason, "no URL field (expected OPTIONS:LOCAL:URL)");
+
+        if (*p == 0)
+                return fail(ret_reason, "empty URL");
+
+        if (!isempty(local)) {
+                if (!image_name_is_valid(local))
+                        return fail(ret_reason, "'%s' is not a valid image name", local);
+                e->local = TAKE_PTR(local);
+        }
+
+        e->remote = strdup(p);
+        if (!e->remote)
+                return -ENOMEM;
+
+        r = parse_options(e, options, ret_reason);
+        if (r < 0)
+                return r;
+
+        if (e->type < 0)
+                return fail(ret_reason, "no image type (raw, tar)");
+        if (e->class < 0)
+                return fail(ret_reason, "no image class (machine, portable, sysext, confext)");
+        if (e->blockdev && e->type != IMAGE_RAW)
+                return fail(ret_reason, "option 'blockdev' is only available for raw images");
+
+        *ret = TAKE_PTR(e);
+        return 0;
+}
+
+/* With bootorigin REMOTE names a file next to the boot URL: a relative path, never a URL. */
+static bool bootorigin_name_is_valid(const char *name) {
+        const char *slash = strchr(name, '/'), *colon = strchr(name, ':');
+
+        if (name[0] == '/' || (colon && (!slash || colon < slash)))
+                return false;
+        for (const char *c = name; *c; c++)
+                if ((unsigned char) *c <= ' ' || *c == 0x7f || *c == '?' || *c == '#')
+                        return false;
+        return true;
+}
+
+static int resolve_url(PullExpression *e, const char *stub_url, char **ret_reason) {
+        char *u;
+        int r;
+
+        if (!e->bootorigin) {
+                if (!pull_url_is_acceptable(e->remote))
+                        return fail(ret_reason, "'%s' is not a valid http, https or file URL", e->remote);
+                e->url = strdup(e->remote);
+                return e->url ? 0 : -ENOMEM;
+        }
+
+        if (!stub_url || !url_is_http(stub_url))
+                return fail(ret_reason, "StubDeviceURL '%s' is not a valid http or https URL", stub_url ?: "");
+        if (!bootorigin_name_is_valid(e->remote))
+                return fail(ret_reason, "with 'bootorigin' the URL field must be a file name, not '%s'", e->remote);
+
+        r = url_change_last_component(stub_url, e->remote, &u);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0 || !pull_url_is_acceptable(u)) {
+                if (r >= 0)
+                        ffree(u);
+                return fail(ret_reason, "cannot combine StubDeviceURL '%s' with '%s'", stub_url, e->remote);
+        }
+        e->url = u;
+        return 0;
+}
+
+int pull_expression_resolve(PullExpression *e, const char *stub_url, bool initrd, char **ret_reason) {
+        const char *root;
+        int r;
+
+        if (ret_reason)
+                *ret_reason = NULL;
+
+        r = resolve_url(e, stub_url, ret_reason);
+        if (r < 0)
+                return r;
+
+        if (!e->local) {
+                r = image_name_from_url(e->url, e->type == IMAGE_TAR, &e->local);
+                if (r == -ENOMEM)
+                        return r;
+                if (r < 0)
+                        return fail(ret_reason, "cannot derive a local image name from '%s'; name it in the LOCAL field",
+                                    e->url);
+        }
+
+        root = image_root(e->class, e->runtime >= 0 ? e->runtime : initrd);
+        if (asprintf(&e->image_path, "%s/%s%s", root, e->local, e->type == IMAGE_RAW ? ".raw" : "") < 0) {
+                e->image_path = NULL;
+                return -ENOMEM;
+        }
+        return 0;
+}

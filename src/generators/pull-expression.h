@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Pull expressions: "OPTIONS:LOCAL:REMOTE" from rd.systemd.pull= / rd.urlboot.pull= and the
+ * import.pull credential.
+ *
+ * OPTIONS and LOCAL end at the next ":" that is not escaped with a backslash (the backslash is
+ * removed); REMOTE is the verbatim rest and may contain ":". OPTIONS is a comma list:
+ *   raw|tar  machine|portable|sysext|confext  ro|rw  blockdev  bootorigin  runtime=BOOL
+ *   verify=no|checksum|signature  and urlboot's own  sha256=HEX  mirror=URL (repeatable)
+ * Unlike systemd v258, which warns and carries on, an unknown or malformed option rejects the whole
+ * expression: a typo must not silently boot something else.
+ */
+#pragma once
+
+#include <stdbool.h>
+
+#include "import-types.h"
+
+typedef struct PullExpression {
+        ImageType type;
+        ImageClass class;
+        bool read_only;
+        bool blockdev;
+        bool bootorigin;
+        int runtime;            /* -1: the default (in the initrd: yes) */
+        ImportVerify verify;
+        bool verify_explicit;
+        char *sha256;           /* lowercase hex digest of the served file, or NULL */
+        char **mirrors;         /* fallback URLs, tried in order */
+        char *local;            /* NULL: derived from the URL */
+        char *remote;
+
+        /* Filled in by pull_expression_resolve() */
+        char *url;              /* absolute URL to fetch */
+        char *image_path;       /* final path: <root>/<local>.raw or <root>/<local> */
+} PullExpression;
+
+PullExpression *pull_expression_free(PullExpression *e);
+
+static inline void pull_expression_freep(PullExpression **e) {
+        pull_expression_free(*e);
+}
+#define _cleanup_pull_expression_ __attribute__((cleanup(pull_expression_freep)))
+
+/**
+ * Parse an expression.
+ * @v ret_reason  on failure, a newly allocated one-line reason (e.g. "unknown option 'foo'")
+ * @ret           0, -EINVAL for a malformed expression, -ENOMEM
+ */
+int pull_expression_parse(const char *s, PullExpression **ret, char **ret_reason);
+
+/**
+ * Work out the URL, the local name and the final path.
+ * @v stub_url    StubDeviceURL for bootorigin expressions (the caller skips those without one)
+ * @v initrd      whether runtime defaults to yes
+ * @v ret_reason  on failure, a newly allocated reason
+ * @ret           0, -EINVAL, -ENOMEM
+ */
+int pull_expression_resolve(PullExpression *e, const char *stub_url, bool initrd, char **ret_reason);
+
+/** True for http(s) and file URLs with no whitespace or control characters (safe in a unit file). */
+bool pull_url_is_acceptable(const char *url);

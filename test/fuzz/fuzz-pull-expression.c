@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Fuzz target: pull expression parsing and resolution. Input: expression, optionally "\n" StubDeviceURL. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "image-name.h"
+#include "macro.h"
+#include "pull-expression.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+        _cleanup_free_ char *input = NULL, *reason = NULL;
+        _cleanup_pull_expression_ PullExpression *e = NULL;
+        const char *stub = "http://10.0.2.2:8080/dir/uki.efi";
+        char *nl;
+
+        input = strndup((const char *) data, size);
+        if (!input)
+                return 0;
+        nl = strchr(input, '\n');
+        if (nl) {
+                *nl = 0;
+                stub = nl + 1;
+        }
+
+        if (pull_expression_parse(input, &e, &reason) < 0) {
+                /* Every refusal says why. */
+                if (!reason)
+                        abort();
+                return 0;
+        }
+        if (pull_expression_resolve(e, stub, size % 2, &reason) < 0) {
+                if (!reason)
+                        abort();
+                return 0;
+        }
+        /* What resolves is safe to put in a unit file. */
+        if (!pull_url_is_acceptable(e->url) || !image_name_is_valid(e->local) || e->image_path[0] != '/')
+                abort();
+        return 0;
+}
