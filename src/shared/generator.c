@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "generator.h"
 #include "log.h"
+#include "mkdir.h"
 #include "path-util.h"
 #include "string-util.h"
 
@@ -33,31 +34,12 @@ int generator_parse_args(int argc, char *argv[], GeneratorDirs *ret) {
         return 0;
 }
 
-/* mkdir -p for the few levels a generator needs. */
-static int mkdir_parents_and_self(const char *path) {
-        _cleanup_free_ char *p = strdup(path);
-
-        if (!p)
-                return -ENOMEM;
-        for (char *s = p + 1; *s; s++) {
-                if (*s != '/')
-                        continue;
-                *s = 0;
-                if (mkdir(p, 0755) < 0 && errno != EEXIST)
-                        return -errno;
-                *s = '/';
-        }
-        if (mkdir(p, 0755) < 0 && errno != EEXIST)
-                return -errno;
-        return 0;
-}
-
 int generator_open_unit_file(const char *dir, const char *name, const char *generator, FILE **ret) {
         _cleanup_free_ char *path = NULL;
         FILE *f;
         int r;
 
-        r = mkdir_parents_and_self(dir);
+        r = mkdir_p(dir, 0755);
         if (r < 0)
                 return r;
         path = path_join(dir, name);
@@ -91,7 +73,7 @@ int generator_add_symlink(const char *dir, const char *unit, const char *type, c
 
         if (asprintf(&linkdir, "%s/%s.%s", dir, unit, type) < 0 || asprintf(&target, "../%s", dependency) < 0)
                 return -ENOMEM;
-        r = mkdir_parents_and_self(linkdir);
+        r = mkdir_p(linkdir, 0755);
         if (r < 0)
                 return r;
         link = path_join(linkdir, dependency);
@@ -110,7 +92,7 @@ int generator_write_dropin(const char *dir, const char *unit, const char *name, 
 
         if (asprintf(&dropdir, "%s/%s.d", dir, unit) < 0)
                 return -ENOMEM;
-        r = mkdir_parents_and_self(dropdir);
+        r = mkdir_p(dropdir, 0755);
         if (r < 0)
                 return r;
         if (asprintf(&path, "%s/%s.conf", dropdir, name) < 0)
