@@ -73,15 +73,6 @@ static int extract_field(const char **p, char **ret) {
         return 0;
 }
 
-bool pull_url_is_acceptable(const char *url) {
-        if (!url_is_http(url) && !url_is_file(url))
-                return false;
-        for (const char *c = url; *c; c++)
-                if ((unsigned char) *c <= ' ' || *c == 0x7f)
-                        return false;
-        return true;
-}
-
 static int parse_option(PullExpression *e, const char *opt, char **ret_reason) {
         const char *v;
         int r;
@@ -115,7 +106,7 @@ static int parse_option(PullExpression *e, const char *opt, char **ret_reason) {
                 for (char *c = e->sha256; *c; c++)
                         *c = (char) tolower((unsigned char) *c);
         } else if ((v = startswith(opt, "mirror="))) {
-                if (!pull_url_is_acceptable(v))
+                if (!import_url_is_valid(v))
                         return fail(ret_reason, "option '%s' needs an http, https or file URL (escape its ':' as '\\:')",
                                     opt);
                 r = strv_extend(&e->mirrors, v);
@@ -227,7 +218,7 @@ static int resolve_url(PullExpression *e, const char *stub_url, char **ret_reaso
         int r;
 
         if (!e->bootorigin) {
-                if (!pull_url_is_acceptable(e->remote))
+                if (!import_url_is_valid(e->remote))
                         return fail(ret_reason, "'%s' is not a valid http, https or file URL", e->remote);
                 e->url = strdup(e->remote);
                 return e->url ? 0 : -ENOMEM;
@@ -241,7 +232,7 @@ static int resolve_url(PullExpression *e, const char *stub_url, char **ret_reaso
         r = url_change_last_component(stub_url, e->remote, &u);
         if (r == -ENOMEM)
                 return r;
-        if (r < 0 || !pull_url_is_acceptable(u)) {
+        if (r < 0 || !import_url_is_valid(u)) {
                 if (r >= 0)
                         ffree(u);
                 return fail(ret_reason, "cannot combine StubDeviceURL '%s' with '%s'", stub_url, e->remote);

@@ -58,6 +58,3 @@ int pull_expression_parse(const char *s, PullExpression **ret, char **ret_reason
  * @ret           0, -EINVAL, -ENOMEM
  */
 int pull_expression_resolve(PullExpression *e, const char *stub_url, bool initrd, char **ret_reason);
-
-/** True for http(s) and file URLs with no whitespace or control characters (safe in a unit file). */
-bool pull_url_is_acceptable(const char *url);

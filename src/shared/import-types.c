@@ -8,6 +8,7 @@
 #include "import-types.h"
 #include "macro.h"
 #include "string-util.h"
+#include "url.h"
 
 static const char *const image_type_table[_IMAGE_TYPE_MAX] = {
         [IMAGE_RAW] = "raw",
@@ -73,4 +74,13 @@ const char *image_root(ImageClass c, bool runtime) {
 
 bool sha256_hex_is_valid(const char *s) {
         return s && strlen(s) == 64 && strspn(s, "0123456789abcdefABCDEF") == 64;
+}
+
+bool import_url_is_valid(const char *url) {
+        if (!url || (!url_is_http(url) && !url_is_file(url)))
+                return false;
+        for (const char *c = url; *c; c++)
+                if ((unsigned char) *c <= ' ' || *c == 0x7f)
+                        return false;
+        return true;
 }

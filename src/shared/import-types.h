@@ -44,3 +44,6 @@ const char *image_root(ImageClass c, bool runtime);
 
 /** True for exactly 64 hex digits (either case). */
 bool sha256_hex_is_valid(const char *s);
+
+/** http(s) and file URLs without whitespace or control characters (safe on a command line and in units). */
+bool import_url_is_valid(const char *url);

@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 return 0;
         }
         /* What resolves is safe to put in a unit file. */
-        if (!pull_url_is_acceptable(e->url) || !image_name_is_valid(e->local) || e->image_path[0] != '/')
+        if (!import_url_is_valid(e->url) || !image_name_is_valid(e->local) || e->image_path[0] != '/')
                 abort();
         return 0;
 }

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Streaming decompression of xz, zstd, gzip and bzip2, detected by magic bytes.
+ *
+ * Input arrives in arbitrary pieces; output goes to a sink callback as it is produced. A stream
+ * that ends before its format says it is complete is an error, so a truncated download of a
+ * compressed image never passes as a shorter image. Concatenated streams/members are accepted.
+ */
+#pragma once
+
+#include <stddef.h>
+
+typedef enum Compression {
+        COMPRESSION_NONE,
+        COMPRESSION_XZ,
+        COMPRESSION_ZSTD,
+        COMPRESSION_GZIP,
+        COMPRESSION_BZIP2,
+        _COMPRESSION_MAX,
+} Compression;
+
+/** Bytes compression_detect() wants to see (fewer is fine at the end of a short file). */
+#define COMPRESSION_MAGIC_MAX 6
+
+Compression compression_detect(const void *head, size_t size);
+const char *compression_to_string(Compression c);
+
+typedef int (*decompress_sink_t)(const void *data, size_t size, void *userdata);
+
+typedef struct Decompressor Decompressor;
+
+/**
+ * @v threads  decoder threads for multi-block xz (1 = single-threaded)
+ */
+int decompressor_new(Compression c, unsigned threads, Decompressor **ret);
+void decompressor_free(Decompressor *d);
+
+/** Feed input; output goes to sink. @ret 0, -EBADMSG for corrupt data, or the sink's error. */
+int decompressor_push(Decompressor *d, const void *data, size_t size, decompress_sink_t sink, void *userdata);
+
+/** Input ended: flush. @ret 0, or -EPIPE if the compressed stream is incomplete. */
+int decompressor_finish(Decompressor *d, decompress_sink_t sink, void *userdata);

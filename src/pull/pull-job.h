@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * One image download: fetch (with retries, resume and mirrors), hash, decompress, write, verify,
+ * place atomically.
+ *
+ * Data flows network → SHA-256 → ring buffer → decompressor → sparse file (raw) or libarchive
+ * (tar), the network side on the calling thread and the unpacking side on a second one, so
+ * download, decompression and disk writes overlap. The image is built under a hidden temporary
+ * name beside its final one and renamed into place only once verified; every failure, and SIGINT
+ * or SIGTERM, removes the temporary.
+ */
+#pragma once
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "import-types.h"
+#include "progress.h"
+
+typedef struct PullOptions {
+        ImageType type;
+        const char *url;
+        char **mirrors;                 /* tried in order after url */
+        const char *image_root;         /* absolute */
+        const char *name;               /* local name: NAME.raw or NAME/ */
+        ImportVerify verify;
+        const char *sha256;             /* pinned digest (lowercase hex) or NULL */
+        const char *keyring;            /* for verify=signature */
+        const char *ca_file;
+        bool read_only;
+        bool force;
+        unsigned retries;               /* extra attempts per URL for passing errors */
+        unsigned stall_timeout;         /* seconds */
+        ProgressMode progress;
+        volatile sig_atomic_t *cancel;
+} PullOptions;
+
+#define PULL_RESUMES_MAX 64
+
+typedef struct PullReport {
+        char *url;                      /* the URL the image came from */
+        char *path;                     /* the final path */
+        uint64_t size;                  /* bytes of the served file */
+        uint64_t received;              /* bytes that came over the network, repeats included */
+        uint64_t image_size;            /* bytes of the image (raw: the file's size) */
+        double seconds;
+        char sha256[65];
+        const char *compression;
+        unsigned retries;
+        unsigned n_resumes;
+        uint64_t resumed_at[PULL_RESUMES_MAX];
+        unsigned restarts;              /* the whole job began again (new mirror, file changed) */
+} PullReport;
+
+void pull_report_done(PullReport *r);
+
+/**
+ * Run the job.
+ * @v error  one line saying what failed and what to do, on failure
+ * @ret 0 or negative errno
+ */
+int pull_run(const PullOptions *o, PullReport *report, char *error, size_t error_size);

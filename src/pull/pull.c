@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlboot-pull: download a disk image or tarball, verify it while it streams, unpack it in place.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "http-source.h"
+#include "image-name.h"
+#include "import-types.h"
+#include "initrd.h"
+#include "json-writer.h"
+#include "log.h"
+#include "mkdir.h"
+#include "path-util.h"
+#include "pull-job.h"
+#include "string-util.h"
+
+#define EXIT_USAGE 2
+
+static volatile sig_atomic_t cancelled = 0;
+
+static void help(void) {
+        printf("Usage: urlboot-pull [OPTIONS] raw URL [NAME]\n"
+               "       urlboot-pull [OPTIONS] tar URL [NAME]\n"
+               "\n"
+               "Download a raw disk image (to IMAGE_ROOT/NAME.raw, sparse) or a tarball (unpacked\n"
+               "into IMAGE_ROOT/NAME/), compressed with xz, zstd, gzip, bzip2 or not at all.\n"
+               "NAME defaults to the URL's last component without image suffixes.\n"
+               "\n"
+               "Options:\n"
+               "  --class=CLASS          machine, portable, sysext or confext (default machine)\n"
+               "  --image-root=DIR       where images go (default by class: /var/lib/machines,\n"
+               "                         in the initrd /run/machines, ...)\n"
+               "  --verify=MODE          no, checksum (SHA256SUMS beside the image), signature\n"
+               "                         (also SHA256SUMS.gpg), or sha256:HEX / HEX to pin the\n"
+               "                         digest of the served file (default signature)\n"
+               "  --keyring=FILE         keys for --verify=signature\n"
+               "  --mirror=URL           another place to get the same file (repeatable)\n"
+               "  --read-only            make the image read-only\n"
+               "  --force                replace an existing image\n"
+               "  --retries=N            extra attempts per URL on network errors (default 5)\n"
+               "  --stall-timeout=SEC    give up on a connection idle this long (default 30)\n"
+               "  --ca=FILE              trust these CA certificates instead of the system's\n"
+               "  --progress=MODE        auto, bar, plain or none (default auto)\n"
+               "  --json                 print a JSON report when done\n"
+               "  -h --help              this help\n"
+               "     --version           print the version\n");
+}
+
+static void on_signal(int sig) {
+        cancelled = 1;
+}
+
+static int parse_unsigned(const char *s, unsigned max, unsigned *ret) {
+        char *end;
+        unsigned long v;
+
+        errno = 0;
+        v = strtoul(s, &end, 10);
+        if (errno || !*s || *end || v > max || s[0] == '-')
+                return -EINVAL;
+        *ret = (unsigned) v;
+        return 0;
+}
+
+static void print_report(const PullReport *r) {
+        putchar('{');
+        json_write_key(stdout, "url", true);
+        json_write_string(stdout, r->url);
+        json_write_key(stdout, "path", false);
+        json_write_string(stdout, r->path);
+        json_write_key(stdout, "bytes", false);
+        printf("%llu", (unsigned long long) r->size);
+        json_write_key(stdout, "bytesReceived", false);
+        printf("%llu", (unsigned long long) r->received);
+        json_write_key(stdout, "imageSize", false);
+        printf("%llu", (unsigned long long) r->image_size);
+        json_write_key(stdout, "seconds", false);
+        printf("%.3f", r->seconds);
+        json_write_key(stdout, "sha256", false);
+        json_write_string(stdout, r->sha256);
+        json_write_key(stdout, "compression", false);
+        json_write_string(stdout, r->compression);
+        json_write_key(stdout, "retries", false);
+        printf("%u", r->retries);
+        json_write_key(stdout, "restarts", false);
+        printf("%u", r->restarts);
+        json_write_key(stdout, "resumedAt", false);
+        putchar('[');
+        for (unsigned i = 0; i < r->n_resumes && i < PULL_RESUMES_MAX; i++)
+                printf("%s%llu", i ? "," : "", (unsigned long long) r->resumed_at[i]);
+        puts("]}");
+}
+
+typedef struct Args {
+        PullOptions o;
+        ImageClass class;
+        const char *image_root;
+        bool json;
+        char *pinned;
+        char **mirrors;
+} Args;
+
+static int parse_verify(Args *a, const char *v) {
+        const char *hex = startswith(v, "sha256:") ?: v;
+
+        if (sha256_hex_is_valid(hex)) {
+                free(a->pinned);
+                a->pinned = strdup(hex);
+                if (!a->pinned)
+                        return -ENOMEM;
+                for (char *c = a->pinned; *c; c++)
+                        if (*c >= 'A' && *c <= 'F')
+                                *c += 'a' - 'A';
+                a->o.verify = IMPORT_VERIFY_NO;
+                return 0;
+        }
+        if (import_verify_from_string(v) < 0)
+                return -EINVAL;
+        a->o.verify = import_verify_from_string(v);
+        a->pinned = mfree(a->pinned);
+        return 0;
+}
+
+static int parse_args(int argc, char *argv[], Args *a) {
+        enum { ARG_CLASS = 0x100, ARG_IMAGE_ROOT, ARG_VERIFY, ARG_KEYRING, ARG_MIRROR, ARG_READ_ONLY, ARG_FORCE,
+               ARG_RETRIES, ARG_STALL, ARG_CA, ARG_PROGRESS, ARG_JSON, ARG_VERSION };
+        static const struct option options[] = {
+                { "class", required_argument, NULL, ARG_CLASS },
+                { "image-root", required_argument, NULL, ARG_IMAGE_ROOT },
+                { "verify", required_argument, NULL, ARG_VERIFY },
+                { "keyring", required_argument, NULL, ARG_KEYRING },
+                { "mirror", required_argument, NULL, ARG_MIRROR },
+                { "read-only", no_argument, NULL, ARG_READ_ONLY },
+                { "force", no_argument, NULL, ARG_FORCE },
+                { "retries", required_argument, NULL, ARG_RETRIES },
+                { "stall-timeout", required_argument, NULL, ARG_STALL },
+                { "ca", required_argument, NULL, ARG_CA },
+                { "progress", required_argument, NULL, ARG_PROGRESS },
+                { "json", no_argument, NULL, ARG_JSON },
+                { "help", no_argument, NULL, 'h' },
+                { "version", no_argument, NULL, ARG_VERSION },
+                {},
+        };
+        int c;
+
+        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+                switch (c) {
+                case ARG_CLASS:
+                        a->class = image_class_from_string(optarg);
+                        if (a->class < 0)
+                                return log_error_errno(EINVAL, "--class= takes machine, portable, sysext or confext, not '%s'.", optarg);
+                        break;
+                case ARG_IMAGE_ROOT:
+                        a->image_root = optarg;
+                        break;
+                case ARG_VERIFY:
+                        if (parse_verify(a, optarg) < 0)
+                                return log_error_errno(EINVAL, "--verify= takes no, checksum, signature or sha256:HEX (64 hex digits), not '%s'.", optarg);
+                        break;
+                case ARG_KEYRING:
+                        a->o.keyring = optarg;
+                        break;
+                case ARG_MIRROR:
+                        if (!import_url_is_valid(optarg))
+                                return log_error_errno(EINVAL, "--mirror= needs an http, https or file URL, not '%s'.", optarg);
+                        if (strv_extend(&a->mirrors, optarg) < 0)
+                                return log_oom();
+                        break;
+                case ARG_READ_ONLY:
+                        a->o.read_only = true;
+                        break;
+                case ARG_FORCE:
+                        a->o.force = true;
+                        break;
+                case ARG_RETRIES:
+                        if (parse_unsigned(optarg, 1000, &a->o.retries) < 0)
+                                return log_error_errno(EINVAL, "--retries= takes a number up to 1000, not '%s'.", optarg);
+                        break;
+                case ARG_STALL:
+                        if (parse_unsigned(optarg, 86400, &a->o.stall_timeout) < 0 || a->o.stall_timeout == 0)
+                                return log_error_errno(EINVAL, "--stall-timeout= takes seconds (1 to 86400), not '%s'.", optarg);
+                        break;
+                case ARG_CA:
+                        a->o.ca_file = optarg;
+                        break;
+                case ARG_PROGRESS:
+                        a->o.progress = progress_mode_from_string(optarg);
+                        if (a->o.progress < 0)
+                                return log_error_errno(EINVAL, "--progress= takes auto, bar, plain or none, not '%s'.", optarg);
+                        break;
+                case ARG_JSON:
+                        a->json = true;
+                        break;
+                case 'h':
+                        help();
+                        exit(EXIT_SUCCESS);
+                case ARG_VERSION:
+                        puts("urlboot-pull " URLBOOT_VERSION);
+                        exit(EXIT_SUCCESS);
+                default:
+                        return -EINVAL;
+                }
+
+        if (argc - optind < 2 || argc - optind > 3)
+                return log_error_errno(EINVAL, "Expected 'raw URL [NAME]' or 'tar URL [NAME]' (see --help).");
+        a->o.type = image_type_from_string(argv[optind]);
+        if (a->o.type < 0)
+                return log_error_errno(EINVAL, "Unknown image type '%s': use raw or tar.", argv[optind]);
+        a->o.url = argv[optind + 1];
+        if (!import_url_is_valid(a->o.url))
+                return log_error_errno(EINVAL, "'%s' is not an http, https or file URL.", a->o.url);
+        a->o.name = argv[optind + 2];
+        return 0;
+}
+
+int main(int argc, char *argv[]) {
+        Args a = {
+                .o = { .verify = IMPORT_VERIFY_SIGNATURE, .retries = 5, .stall_timeout = 30, .cancel = &cancelled },
+                .class = IMAGE_MACHINE,
+        };
+        _cleanup_free_ char *derived = NULL, *root = NULL;
+        struct sigaction sa = { .sa_handler = on_signal };
+        PullReport report;
+        char error[1024];
+        int r;
+
+        log_set_program("urlboot-pull");
+
+        r = parse_args(argc, argv, &a);
+        if (r < 0)
+                return EXIT_USAGE;
+
+        if (!a.o.name) {
+                r = image_name_from_url(a.o.url, a.o.type == IMAGE_TAR, &derived);
+                if (r < 0) {
+                        log_error("Cannot derive an image name from '%s'; give one as NAME.", a.o.url);
+                        return EXIT_USAGE;
+                }
+                a.o.name = derived;
+        } else if (!image_name_is_valid(a.o.name)) {
+                log_error("'%s' is not a valid image name.", a.o.name);
+                return EXIT_USAGE;
+        }
+        a.o.sha256 = a.pinned;
+        a.o.mirrors = a.mirrors;
+
+        if (!a.image_root)
+                a.image_root = image_root(a.class, in_initrd());
+        r = mkdir_p(a.image_root, 0755);
+        if (r < 0) {
+                log_error_errno(r, "Failed to create %s: %m", a.image_root);
+                return EXIT_FAILURE;
+        }
+        /* Absolute and without symlinks: libarchive's symlink guard checks every component. */
+        root = realpath(a.image_root, NULL);
+        if (!root) {
+                log_error_errno(errno, "Failed to resolve %s: %m", a.image_root);
+                return EXIT_FAILURE;
+        }
+        a.o.image_root = root;
+
+        (void) sigaction(SIGINT, &sa, NULL);
+        (void) sigaction(SIGTERM, &sa, NULL);
+
+        if (http_global_init() < 0) {
+                log_error("Failed to initialize libcurl.");
+                return EXIT_FAILURE;
+        }
+
+        r = pull_run(&a.o, &report, error, sizeof error);
+        if (r < 0) {
+                log_error("%s", error[0] ? error : strerror(-r));
+                strv_free(a.mirrors);
+                free(a.pinned);
+                return EXIT_FAILURE;
+        }
+
+        if (a.json)
+                print_report(&report);
+        else
+                log_info("Downloaded %s to %s.", report.url, report.path);
+        pull_report_done(&report);
+        strv_free(a.mirrors);
+        free(a.pinned);
+        return EXIT_SUCCESS;
+}

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * A bounded byte pipe between two threads.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "macro.h"
+#include "ring-buffer.h"
+
+struct RingBuffer {
+        pthread_mutex_t lock;
+        pthread_cond_t readable, writable;
+        unsigned char *data;
+        size_t capacity, head, used;
+        bool closed;
+        int close_status;       /* the writer's */
+        int abort_status;       /* the reader's, 0 while it reads on */
+};
+
+int ring_buffer_new(size_t capacity, RingBuffer **ret) {
+        RingBuffer *b = calloc(1, sizeof *b);
+
+        if (!b)
+                return -ENOMEM;
+        b->data = malloc(capacity);
+        if (!b->data) {
+                free(b);
+                return -ENOMEM;
+        }
+        b->capacity = capacity;
+        pthread_mutex_init(&b->lock, NULL);
+        pthread_cond_init(&b->readable, NULL);
+        pthread_cond_init(&b->writable, NULL);
+        *ret = b;
+        return 0;
+}
+
+void ring_buffer_free(RingBuffer *b) {
+        if (!b)
+                return;
+        pthread_mutex_destroy(&b->lock);
+        pthread_cond_destroy(&b->readable);
+        pthread_cond_destroy(&b->writable);
+        free(b->data);
+        free(b);
+}
+
+int ring_buffer_write(RingBuffer *b, const void *data, size_t size) {
+        const unsigned char *p = data;
+        int r = 0;
+
+        pthread_mutex_lock(&b->lock);
+        while (size > 0) {
+                size_t tail, n;
+
+                while (b->used == b->capacity && b->abort_status == 0)
+                        pthread_cond_wait(&b->writable, &b->lock);
+                if (b->abort_status != 0) {
+                        r = b->abort_status;
+                        break;
+                }
+
+                tail = (b->head + b->used) % b->capacity;
+                n = MIN(size, b->capacity - b->used);
+                n = MIN(n, b->capacity - tail);
+                memcpy(b->data + tail, p, n);
+                b->used += n;
+                p += n;
+                size -= n;
+                pthread_cond_signal(&b->readable);
+        }
+        pthread_mutex_unlock(&b->lock);
+        return r;
+}
+
+void ring_buffer_close(RingBuffer *b, int status) {
+        pthread_mutex_lock(&b->lock);
+        b->closed = true;
+        b->close_status = status;
+        pthread_cond_broadcast(&b->readable);
+        pthread_mutex_unlock(&b->lock);
+}
+
+long ring_buffer_read(RingBuffer *b, void *data, size_t size) {
+        long r;
+
+        pthread_mutex_lock(&b->lock);
+        while (b->used == 0 && !b->closed)
+                pthread_cond_wait(&b->readable, &b->lock);
+
+        if (b->used == 0)
+                r = b->close_status;
+        else {
+                size_t n = MIN(size, b->used);
+                n = MIN(n, b->capacity - b->head);
+                memcpy(data, b->data + b->head, n);
+                b->head = (b->head + n) % b->capacity;
+                b->used -= n;
+                r = (long) n;
+                pthread_cond_signal(&b->writable);
+        }
+        pthread_mutex_unlock(&b->lock);
+        return r;
+}
+
+void ring_buffer_abort(RingBuffer *b, int status) {
+        pthread_mutex_lock(&b->lock);
+        b->abort_status = status < 0 ? status : -ECANCELED;
+        pthread_cond_broadcast(&b->writable);
+        pthread_mutex_unlock(&b->lock);
+}
