@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "http-source.h"
 #include "macro.h"
@@ -24,7 +25,16 @@ typedef struct Fetch {
         bool headers_done;
         uint64_t skip;                  /* bytes to drop: a 200 answer to a range request */
         int callback_error;
+        uint64_t last_activity;         /* monotonic µs of the last byte (or of the start) */
+        bool stalled;
 } Fetch;
+
+static uint64_t now_usec(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000;
+}
 
 int http_global_init(void) {
         return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -EIO;
@@ -125,6 +135,7 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *userdata) {
         size_t n = size * nmemb, skip;
         int r;
 
+        f->last_activity = now_usec();
         if (!f->headers_done) {
                 r = headers_complete(f);
                 if (r < 0) {
@@ -141,6 +152,8 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *userdata) {
         if (n - skip == 0)
                 return n;
         r = f->request->on_data(data + skip, n - skip, f->request->userdata);
+        /* Waiting for a slow disk is not a stalled network. */
+        f->last_activity = now_usec();
         if (r < 0) {
                 f->callback_error = r;
                 return CURL_WRITEFUNC_ERROR;
@@ -151,7 +164,14 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *userdata) {
 static int on_progress(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow) {
         Fetch *f = userdata;
 
-        return f->request->cancel && *f->request->cancel ? 1 : 0;
+        if (f->request->cancel && *f->request->cancel)
+                return 1;
+        /* Our own watchdog: libcurl's low-speed limit averages over several seconds. */
+        if (now_usec() - f->last_activity > (uint64_t) MAX(f->request->stall_timeout, 1u) * 1000000ULL) {
+                f->stalled = true;
+                return 1;
+        }
+        return 0;
 }
 
 static int classify_status(long status) {
@@ -206,8 +226,6 @@ int http_fetch(const HttpRequest *request, HttpResponse *response, char *error, 
         /* A server may send us elsewhere on the web, never into the local file system. */
         curl_easy_setopt(f.curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
         curl_easy_setopt(f.curl, CURLOPT_CONNECTTIMEOUT, (long) CONNECT_TIMEOUT);
-        curl_easy_setopt(f.curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-        curl_easy_setopt(f.curl, CURLOPT_LOW_SPEED_TIME, (long) MAX(request->stall_timeout, 1u));
         curl_easy_setopt(f.curl, CURLOPT_USERAGENT, "urlboot-pull/" URLBOOT_VERSION);
         curl_easy_setopt(f.curl, CURLOPT_HEADERFUNCTION, on_header);
         curl_easy_setopt(f.curl, CURLOPT_HEADERDATA, &f);
@@ -231,6 +249,7 @@ int http_fetch(const HttpRequest *request, HttpResponse *response, char *error, 
                 }
         }
 
+        f.last_activity = now_usec();
         c = curl_easy_perform(f.curl);
         if (!f.headers_done && c == CURLE_OK) {
                 /* An empty body: no write callback ran. */
@@ -244,6 +263,9 @@ int http_fetch(const HttpRequest *request, HttpResponse *response, char *error, 
         if (f.callback_error < 0) {
                 r = f.callback_error;
                 snprintf(error, error_size, "%s", strerror(-r));
+        } else if (f.stalled) {
+                r = -EAGAIN;
+                snprintf(error, error_size, "no data for %u s", MAX(request->stall_timeout, 1u));
         } else if (c != CURLE_OK) {
                 r = classify_curl(c);
                 snprintf(error, error_size, "%s", errbuf[0] ? errbuf : curl_easy_strerror(c));

@@ -50,6 +50,8 @@ typedef struct Attempt {
         pthread_t thread;
         bool thread_running;
         int unpack_result;
+        bool unpack_failed;             /* the unpacker itself failed (not just saw the download end) */
+        bool ring_error;                /* the unpacker got the downloader's error from the ring */
         char unpack_error[256];
         Compression compression;
         uint64_t received;              /* bytes of the served file passed on so far */
@@ -75,6 +77,16 @@ static int fail(Attempt *a, int r, const char *fmt, ...) {
 
 /* ---- the unpacking thread ---- */
 
+/* Reads from the downloader; a negative result is the downloader's failure, not ours. */
+static long read_ring(void *userdata, void *buf, size_t size) {
+        Attempt *a = userdata;
+        long n = ring_buffer_read(a->ring, buf, size);
+
+        if (n < 0)
+                a->ring_error = true;
+        return n;
+}
+
 static int sink_sparse(const void *data, size_t size, void *userdata) {
         return sparse_file_write(userdata, data, size);
 }
@@ -95,7 +107,7 @@ static int unpack_raw(Attempt *a) {
 
         /* Enough bytes to tell the format. */
         while (head < COMPRESSION_MAGIC_MAX) {
-                n = ring_buffer_read(a->ring, buf + head, COMPRESSION_MAGIC_MAX - head);
+                n = read_ring(a, buf + head, COMPRESSION_MAGIC_MAX - head);
                 if (n < 0) {
                         r = (int) n;
                         goto finish;
@@ -111,7 +123,7 @@ static int unpack_raw(Attempt *a) {
 
         r = decompressor_push(d, buf, head, sink_sparse, sf);
         while (r >= 0) {
-                n = ring_buffer_read(a->ring, buf, READ_CHUNK);
+                n = read_ring(a, buf, READ_CHUNK);
                 if (n <= 0) {
                         r = (int) n;
                         break;
@@ -138,21 +150,17 @@ finish:
         return r;
 }
 
-static long read_ring(void *userdata, void *buf, size_t size) {
-        return ring_buffer_read(userdata, buf, size);
-}
-
 static int unpack_tar(Attempt *a) {
         char buf[4096];
         long n;
         int r;
 
-        r = tar_unpack(a->tmp_path, read_ring, a->ring, a->unpack_error, sizeof a->unpack_error);
+        r = tar_unpack(a->tmp_path, read_ring, a, a->unpack_error, sizeof a->unpack_error);
         if (r < 0)
                 return r;
         /* libarchive stops at the end-of-archive marker; the rest (padding) must still be consumed,
          * or the downloader would wait forever for room. */
-        while ((n = ring_buffer_read(a->ring, buf, sizeof buf)) > 0)
+        while ((n = read_ring(a, buf, sizeof buf)) > 0)
                 ;
         return (int) n;
 }
@@ -163,8 +171,10 @@ static void *unpack_thread(void *userdata) {
 
         a->unpack_result = r;
         /* Tell the downloader to stop if we cannot go on. */
-        if (r < 0)
+        if (r < 0 && !a->ring_error) {
+                a->unpack_failed = true;
                 ring_buffer_abort(a->ring, r);
+        }
         return NULL;
 }
 
@@ -206,7 +216,7 @@ static int on_headers(const HttpResponse *resp, void *userdata) {
 
         /* A later answer must be for the same file, or what we already have is worthless. */
         if (a->validator && v && !streq(a->validator, v))
-                return fail(a, -ESTALE, "%s changed during the download", a->url);
+                return fail(a, -ESTALE, "%s changed during the download.", a->url);
         if (resp->partial) {
                 if (a->report->n_resumes < PULL_RESUMES_MAX)
                         a->report->resumed_at[a->report->n_resumes] = a->received;
@@ -525,7 +535,7 @@ static int run_attempt(Attempt *a) {
         progress_clear(a->progress);
 
         /* The unpacker's error is the cause when it stopped the download. */
-        if (a->unpack_result < 0 && (r >= 0 || r == a->unpack_result || r == -ECANCELED)) {
+        if (a->unpack_failed) {
                 a->error[0] = 0;
                 r = a->unpack_result;
                 if (r == -ENOSPC)
@@ -535,6 +545,9 @@ static int run_attempt(Attempt *a) {
         }
         if (r < 0)
                 return r;
+        if (a->unpack_result < 0)
+                return fail(a, a->unpack_result, "Failed to unpack %s: %s.", a->url,
+                            describe_unpack_error(a, a->unpack_result));
 
         a->report->size = a->received;
         r = sha256_final_hex(a->hash, digest);
@@ -586,7 +599,7 @@ int pull_run(const PullOptions *o, PullReport *report, char *error, size_t error
                 if (n_urls < ELEMENTSOF(urls))
                         urls[n_urls++] = *m;
 
-        for (size_t i = 0; i < n_urls; i++) {
+        for (size_t i = 0, stale = 0; i < n_urls; i++) {
                 Attempt a = {
                         .o = o,
                         .report = report,
@@ -616,6 +629,12 @@ int pull_run(const PullOptions *o, PullReport *report, char *error, size_t error
                         report->path = TAKE_PTR(final_path);
                         report->seconds = now_seconds() - start;
                         return 0;
+                }
+                /* The file changed under us: what we have is useless, begin again (once). */
+                if (r == -ESTALE && stale++ == 0) {
+                        log_warning("%s Starting again.", error);
+                        i--;
+                        continue;
                 }
                 /* Only a problem of this URL is worth a mirror; a full disk or a bad signature is not. */
                 if (r == -EINTR || r == -ENOSPC || r == -EEXIST || (o->cancel && *o->cancel))

@@ -92,10 +92,6 @@ static int rebase(struct archive_entry *e, const char *dir, char *error, size_t 
                 snprintf(error, error_size, "refusing entry '%s': absolute or with '..'", archive_entry_pathname(e));
                 return -EBADMSG;
         }
-        if (asprintf(&p, "%s/%s", dir, path) < 0)
-                return -ENOMEM;
-        archive_entry_set_pathname(e, p);
-
         if (link) {
                 while (startswith(link, "./"))
                         link += 2;
@@ -105,8 +101,13 @@ static int rebase(struct archive_entry *e, const char *dir, char *error, size_t 
                 }
                 if (asprintf(&l, "%s/%s", dir, link) < 0)
                         return -ENOMEM;
-                archive_entry_set_hardlink(e, l);
         }
+        if (asprintf(&p, "%s/%s", dir, path) < 0)
+                return -ENOMEM;
+        /* Setting the names frees the strings path and link point into. */
+        archive_entry_set_pathname(e, p);
+        if (l)
+                archive_entry_set_hardlink(e, l);
         return 0;
 }
 

@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""A test HTTP server for urlboot with fault injection. Never for production; binds 127.0.0.1 only.
+
+Files are served from --root. A first path component starting with "f=" selects faults for the
+rest of the path, so every test case is just a URL:
+
+  /f=reset:1000000/disk.raw.zst     the first response resets the connection after 1000000 body bytes
+  /f=reset-always:1000/x            every response resets after 1000 bytes
+  /f=truncate:1000/x                the first response ends (cleanly) after 1000 bytes
+  /f=stall:1000:5/x                 the first response stops for 5 s after 1000 bytes
+  /f=status:503:2:1/x               the first 2 requests get 503 with Retry-After: 1 (":0" = no header)
+  /f=norange/x                      Range and If-Range are ignored (always 200)
+  /f=lie:+1000/x                    Content-Length claims 1000 bytes more than are sent
+  /f=redirect:3/x                   3 redirects (302) before the file
+  /f=slow:2000000/x                 at most 2000000 bytes per second
+  /f=changed/x                      every response has a new ETag (the file "changes")
+Faults combine with ",": /f=reset:1000,norange/x. Counters are per URL.
+
+GET /_stats returns JSON: per URL the number of requests and body bytes sent. POST /_reset clears it.
+"""
+import argparse
+import email.utils
+import http.server
+import json
+import os
+import socket
+import socketserver
+import struct
+import sys
+import threading
+import time
+import urllib.parse
+
+STATS = {}
+LOCK = threading.Lock()
+
+
+def parse_faults(path):
+    parts = path.lstrip('/').split('/', 1)
+    if len(parts) == 2 and parts[0].startswith('f='):
+        faults = {}
+        for item in parts[0][2:].split(','):
+            name, _, arg = item.partition(':')
+            faults[name] = arg
+        return faults, '/' + parts[1]
+    return {}, path
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = 'HTTP/1.1'
+    server_version = 'urlboot-test/1'
+
+    def log_message(self, fmt, *args):
+        if self.server.verbose:
+            sys.stderr.write('server: ' + fmt % args + '\n')
+
+    def count(self, key, nbytes=0, request=False):
+        with LOCK:
+            s = STATS.setdefault(key, {'requests': 0, 'bytes': 0})
+            if request:
+                s['requests'] += 1
+            s['bytes'] += nbytes
+            return s['requests']
+
+    def do_POST(self):
+        if self.path == '/_reset':
+            with LOCK:
+                STATS.clear()
+            self.reply_simple(200, b'ok\n')
+        else:
+            self.reply_simple(404, b'no\n')
+
+    def do_HEAD(self):
+        self.do_GET(head=True)
+
+    def reply_simple(self, code, body, headers=()):
+        self.send_response(code)
+        for k, v in headers:
+            self.send_header(k, v)
+        self.send_header('Content-Length', str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self, head=False):
+        url = urllib.parse.urlsplit(self.path)
+        if url.path == '/_stats':
+            with LOCK:
+                body = json.dumps(STATS).encode()
+            return self.reply_simple(200, body, [('Content-Type', 'application/json')])
+
+        faults, path = parse_faults(urllib.parse.unquote(url.path))
+        nth = self.count(url.path, request=True)
+
+        if 'redirect' in faults:
+            hops = int(faults['redirect'])
+            done = int(urllib.parse.parse_qs(url.query).get('hop', ['0'])[0])
+            if done < hops:
+                rest = dict(faults)
+                loc = self.path.split('?')[0] + f'?hop={done + 1}'
+                return self.reply_simple(302, b'', [('Location', loc)])
+
+        if 'status' in faults:
+            code, times, *ra = faults['status'].split(':')
+            if nth <= int(times):
+                headers = [('Retry-After', ra[0])] if ra and ra[0] != '0' else []
+                return self.reply_simple(int(code), b'busy\n', headers)
+
+        full = os.path.realpath(os.path.join(self.server.root, path.lstrip('/')))
+        if not full.startswith(self.server.root + '/') or not os.path.isfile(full):
+            return self.reply_simple(404, b'not found\n')
+
+        st = os.stat(full)
+        size = st.st_size
+        etag = f'"{st.st_ino:x}-{st.st_mtime_ns:x}-{size:x}"'
+        if 'changed' in faults:
+            etag = f'"changed-{nth}"'
+        last_modified = email.utils.formatdate(st.st_mtime, usegmt=True)
+
+        start, code = 0, 200
+        rng = self.headers.get('Range')
+        if rng and 'norange' not in faults and rng.startswith('bytes=') and rng.endswith('-'):
+            if_range = self.headers.get('If-Range')
+            if if_range is None or if_range in (etag, last_modified):
+                start = int(rng[6:-1])
+                if start >= size:
+                    return self.reply_simple(416, b'', [('Content-Range', f'bytes */{size}')])
+                code = 206
+
+        length = size - start
+        claimed = length
+        if 'lie' in faults and nth == 1:
+            claimed = length + int(faults['lie'])
+
+        self.send_response(code)
+        self.send_header('Content-Length', str(claimed))
+        self.send_header('ETag', etag)
+        self.send_header('Last-Modified', last_modified)
+        self.send_header('Accept-Ranges', 'none' if 'norange' in faults else 'bytes')
+        if code == 206:
+            self.send_header('Content-Range', f'bytes {start}-{size - 1}/{size}')
+        self.end_headers()
+        if head:
+            return
+
+        cut = None       # (offset, how)
+        first = nth == 1
+        if 'reset' in faults and first:
+            cut = (int(faults['reset']), 'reset')
+        if 'reset-always' in faults:
+            cut = (int(faults['reset-always']), 'reset')
+        if 'truncate' in faults and first:
+            cut = (int(faults['truncate']), 'close')
+        if 'lie' in faults and first:
+            cut = (length, 'close')
+        stall = None
+        if 'stall' in faults and first:
+            at, secs = faults['stall'].split(':')
+            stall = (int(at), float(secs))
+        rate = int(faults['slow']) if 'slow' in faults else None
+
+        sent = 0
+        t0 = time.monotonic()
+        with open(full, 'rb') as f:
+            f.seek(start)
+            while sent < length:
+                chunk = 65536
+                limits = [length - sent]
+                # cut and stall positions are counted in bytes of this response
+                if cut and cut[0] > sent:
+                    limits.append(cut[0] - sent)
+                if stall and stall[0] > sent:
+                    limits.append(stall[0] - sent)
+                data = f.read(min([chunk] + limits))
+                if not data:
+                    break
+                try:
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    break
+                sent += len(data)
+                self.count(url.path, len(data))
+                if stall and sent == stall[0]:
+                    self.wfile.flush()
+                    time.sleep(stall[1])
+                    stall = None
+                if cut and sent >= cut[0]:
+                    self.abort(cut[1])
+                    return
+                if rate:
+                    ahead = sent / rate - (time.monotonic() - t0)
+                    if ahead > 0:
+                        time.sleep(ahead)
+        if cut and cut[1] == 'close':
+            self.abort('close')
+
+    def finish(self):
+        try:
+            super().finish()
+        except OSError:
+            pass
+
+    def abort(self, how):
+        self.wfile.flush()
+        if how == 'reset':
+            # SO_LINGER 0: close sends RST, as a crashed peer or a broken middlebox would
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack('ii', 1, 0))
+        self.close_connection = True
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR) if how == 'close' else None
+        except OSError:
+            pass
+        self.connection.close()
+
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def handle_error(self, request, client_address):
+        # Broken connections are what this server is for; stay quiet about them.
+        if not isinstance(sys.exc_info()[1], OSError):
+            super().handle_error(request, client_address)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--root', required=True)
+    ap.add_argument('--port', type=int, default=0)
+    ap.add_argument('--port-file')
+    ap.add_argument('--verbose', action='store_true')
+    args = ap.parse_args()
+    srv = Server(('127.0.0.1', args.port), Handler)
+    srv.root = os.path.realpath(args.root)
+    srv.verbose = args.verbose
+    port = srv.server_address[1]
+    if args.port_file:
+        with open(args.port_file + '.tmp', 'w') as f:
+            f.write(f'{port}\n')
+        os.rename(args.port_file + '.tmp', args.port_file)
+    else:
+        print(port, flush=True)
+    srv.serve_forever()
+
+
+if __name__ == '__main__':
+    main()

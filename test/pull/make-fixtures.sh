@@ -1,0 +1,66 @@
+#!/bin/bash
+# Build what the urlboot-pull tests serve: a GPT/ext4 disk image in every compression, tarballs,
+# SHA256SUMS, a signature made with a throw-away key, and hostile tarballs.
+#   make-fixtures.sh TOOLS_DIR OUTPUT_DIR
+set -euo pipefail
+tools=$1 out=$2
+mkdir -p "$out/srv" "$out/root"
+cd "$out"
+
+# A small root tree: text, a random (incompressible) file, a hard link, a symlink, a special mode.
+mkdir -p root/etc root/usr/lib root/var/empty
+echo "ID=urlboot-test" > root/usr/lib/os-release
+ln -s ../usr/lib/os-release root/etc/os-release
+head -c 3M /dev/urandom > root/usr/lib/random.bin
+seq 1 200000 > root/usr/lib/numbers.txt
+ln root/usr/lib/numbers.txt root/usr/lib/numbers-hardlink.txt
+echo secret > root/etc/shadow && chmod 0640 root/etc/shadow
+chmod 1777 root/var/empty
+
+"$tools/image/make-disk-image" --size=24 root srv/disk.raw
+zstd -q -f srv/disk.raw -o srv/disk.raw.zst
+xz -T2 --block-size=1MiB -k -c srv/disk.raw > srv/disk.raw.xz
+gzip -c srv/disk.raw > srv/disk.raw.gz
+bzip2 -c srv/disk.raw > srv/disk.raw.bz2
+head -c 1000000 srv/disk.raw.zst > srv/truncated.raw.zst
+cp srv/disk.raw.zst srv/corrupt.raw.zst && printf 'garbage!' | dd of=srv/corrupt.raw.zst bs=1 seek=2000000 conv=notrunc 2>/dev/null
+
+tar -C root --numeric-owner -cf srv/root.tar .
+xz -T2 -k -c srv/root.tar > srv/root.tar.xz
+zstd -q -f srv/root.tar -o srv/root.tar.zst
+gzip -c srv/root.tar > srv/root.tar.gz
+
+python3 - srv <<'PY'
+import io, sys, tarfile
+d = sys.argv[1]
+def make(name, entries):
+    with tarfile.open(f'{d}/{name}', 'w') as t:
+        for kind, path, arg in entries:
+            i = tarfile.TarInfo(path)
+            if kind == 'file':
+                data = arg.encode(); i.size = len(data); t.addfile(i, io.BytesIO(data))
+            elif kind == 'symlink':
+                i.type = tarfile.SYMTYPE; i.linkname = arg; t.addfile(i)
+            elif kind == 'hardlink':
+                i.type = tarfile.LNKTYPE; i.linkname = arg; t.addfile(i)
+            elif kind == 'dir':
+                i.type = tarfile.DIRTYPE; i.mode = 0o755; t.addfile(i)
+make('evil-dotdot.tar', [('file', 'ok', 'x'), ('file', '../escaped', 'pwned')])
+make('evil-absolute.tar', [('file', '/tmp/urlboot-absolute-escape', 'pwned')])
+make('evil-symlink.tar', [('symlink', 'link', '/tmp'), ('file', 'link/urlboot-symlink-escape', 'pwned')])
+make('evil-hardlink.tar', [('hardlink', 'passwd', '../../../../etc/passwd')])
+PY
+
+(cd srv && sha256sum disk.raw disk.raw.zst disk.raw.xz disk.raw.gz disk.raw.bz2 root.tar root.tar.xz root.tar.zst > SHA256SUMS)
+mkdir -p sumsonly && cp srv/disk.raw.zst sumsonly/ && (cd sumsonly && sha256sum disk.raw.zst | cut -d' ' -f1 > disk.raw.zst.sha256)
+mv sumsonly srv/
+
+# A signing key of our own, only for these tests.
+export GNUPGHOME="$out/gnupg"
+mkdir -p -m 0700 "$GNUPGHOME"
+gpg --batch --quiet --pinentry-mode loopback --passphrase '' --quick-gen-key 'urlboot test <test@urlboot.invalid>' ed25519 sign never 2>/dev/null
+gpg --batch --quiet --export > keyring.gpg
+gpg --batch --quiet --detach-sign --output srv/SHA256SUMS.gpg srv/SHA256SUMS
+mkdir -p srv/badsig && cp srv/disk.raw.zst srv/SHA256SUMS srv/badsig/
+echo "tampered" > srv/tampered && gpg --batch --quiet --detach-sign --output srv/badsig/SHA256SUMS.gpg srv/tampered
+rm -rf "$GNUPGHOME" srv/tampered
