@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlboot-udev-probe: udev properties for loop devices (IMPORT{program} in 60-urlboot.rules).
+ *
+ *   URLBOOT_LOOP_REF, URLBOOT_LOOP_REF_ENC    the loop device's reference (its lo_file_name)
+ *   ID_PART_GPT_AUTO_ROOT_DISK=1, ID_PART_GPT_AUTO_ROOT_UUID   on a loop disk that provides the root
+ *   ID_PART_GPT_AUTO_ROOT=1                   on that disk's root partition (systemd's 99-systemd.rules
+ *                                             then links /dev/gpt-auto-root)
+ *
+ * A loop disk provides the root when the boot loader named no partition (no LoaderDevicePartUUID)
+ * and its reference is "rootdisk" or "rootdisk.raw", or when it holds the ESP/XBOOTLDR partition the
+ * boot loader named. Its root is the newest native root partition (gpt_pick_root()).
+ */
+#include <blkid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "efivars.h"
+#include "fileio.h"
+#include "gpt-types.h"
+#include "log.h"
+#include "loop-device.h"
+#include "macro.h"
+#include "path-util.h"
+#include "string-util.h"
+#include "udev-encode.h"
+
+#define PARTITIONS_MAX 128
+
+typedef struct Device {
+        char disk[PATH_MAX];            /* /dev/loopN */
+        int partno;                     /* 0 for the disk itself */
+} Device;
+
+/* Works out the disk and partition number of a block device node through sysfs. */
+static int identify(const char *node, Device *ret) {
+        char sys[PATH_MAX + 32], resolved[PATH_MAX];
+        _cleanup_free_ char *disk_dir = NULL, *disk_name = NULL;
+        struct stat st;
+
+        if (stat(node, &st) < 0)
+                return -errno;
+        if (!S_ISBLK(st.st_mode))
+                return -ENOTBLK;
+        snprintf(sys, sizeof sys, "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+        if (!realpath(sys, resolved))
+                return -errno;
+
+        *ret = (Device) {};
+        snprintf(sys, sizeof sys, "%s/partition", resolved);
+        if (access(sys, F_OK) == 0) {
+                _cleanup_free_ char *s = NULL;
+                if (read_full_file(sys, 64, &s, NULL) < 0)
+                        return -EIO;
+                ret->partno = atoi(s);
+                if (path_extract_directory(resolved, &disk_dir) < 0)
+                        return -ENOMEM;
+        } else {
+                disk_dir = strdup(resolved);
+                if (!disk_dir)
+                        return -ENOMEM;
+        }
+        if (path_extract_filename(disk_dir, &disk_name) < 0)
+                return -ENOMEM;
+        snprintf(ret->disk, sizeof ret->disk, "/dev/%s", disk_name);
+        return startswith(disk_name, "loop") ? 0 : -ENODEV;
+}
+
+typedef struct Partition {
+        int partno;
+        char type[40], uuid[40], label[128];
+        uint64_t flags;
+} Partition;
+
+static int read_partitions(const char *disk, Partition *ret, int max) {
+        _cleanup_close_ int fd = -1;
+        blkid_probe pr;
+        blkid_partlist list;
+        int n = 0;
+
+        fd = open(disk, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0)
+                return -errno;
+        pr = blkid_new_probe();
+        if (!pr)
+                return -ENOMEM;
+        if (blkid_probe_set_device(pr, fd, 0, 0) < 0) {
+                blkid_free_probe(pr);
+                return -EIO;
+        }
+        blkid_probe_enable_partitions(pr, 1);
+        blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
+        if (blkid_do_safeprobe(pr) != 0 || !(list = blkid_probe_get_partitions(pr))) {
+                blkid_free_probe(pr);
+                return 0;
+        }
+        if (!blkid_partlist_get_table(list) ||
+            !streq_ptr(blkid_parttable_get_type(blkid_partlist_get_table(list)), "gpt")) {
+                blkid_free_probe(pr);
+                return 0; /* the Discoverable Partitions Specification is about GPT only */
+        }
+        for (int i = 0; i < blkid_partlist_numof_partitions(list) && n < max; i++) {
+                blkid_partition p = blkid_partlist_get_partition(list, i);
+                Partition *q = ret + n++;
+
+                *q = (Partition) { .partno = blkid_partition_get_partno(p),
+                                   .flags = blkid_partition_get_flags(p) };
+                snprintf(q->type, sizeof q->type, "%s", blkid_partition_get_type_string(p) ?: "");
+                snprintf(q->uuid, sizeof q->uuid, "%s", blkid_partition_get_uuid(p) ?: "");
+                snprintf(q->label, sizeof q->label, "%s", blkid_partition_get_name(p) ?: "");
+        }
+        blkid_free_probe(pr);
+        return n;
+}
+
+/* Does this disk provide the root, and which partition is it? */
+static int pick_root(const char *ref, const Partition *parts, int n) {
+        _cleanup_free_ char *loader = NULL;
+        GptPartition gp[PARTITIONS_MAX];
+        bool eligible = false;
+        int r;
+
+        r = efi_get_variable_string("LoaderDevicePartUUID", EFI_VENDOR_LOADER_STR, &loader);
+        if (r == -ENOENT)
+                eligible = streq(ref, "rootdisk") || streq(ref, "rootdisk.raw");
+        else if (r >= 0)
+                for (int i = 0; i < n; i++)
+                        if (gpt_uuid_equal(parts[i].uuid, loader) &&
+                            (gpt_uuid_equal(parts[i].type, GPT_ESP) || gpt_uuid_equal(parts[i].type, GPT_XBOOTLDR)))
+                                eligible = true;
+        if (!eligible)
+                return -1;
+
+        for (int i = 0; i < n; i++)
+                gp[i] = (GptPartition) { .type = parts[i].type, .uuid = parts[i].uuid,
+                                         .label = parts[i].label[0] ? parts[i].label : NULL,
+                                         .flags = parts[i].flags };
+        return gpt_pick_root(gp, (size_t) n, gpt_root_type_native());
+}
+
+int main(int argc, char *argv[]) {
+        _cleanup_free_ char *enc = NULL;
+        Partition parts[PARTITIONS_MAX];
+        LoopInfo info;
+        Device d;
+        int n, root, r;
+
+        log_set_program("urlboot-udev-probe");
+        if (argc == 2 && (streq(argv[1], "--help") || streq(argv[1], "-h"))) {
+                printf("Usage: urlboot-udev-probe /dev/DEVICE\n\n"
+                       "Print udev properties (KEY=VALUE) for a loop disk or partition: its reference\n"
+                       "(URLBOOT_LOOP_REF) and, for the disk that provides the root, the gpt-auto root\n"
+                       "properties systemd's rules turn into /dev/gpt-auto-root.\n");
+                return EXIT_SUCCESS;
+        }
+        if (argc != 2) {
+                log_error("Usage: urlboot-udev-probe /dev/DEVICE (see --help).");
+                return 2;
+        }
+
+        r = identify(argv[1], &d);
+        if (r == -ENODEV)
+                return EXIT_SUCCESS; /* not a loop device: nothing to say */
+        if (r < 0) {
+                log_error_errno(r, "Cannot identify %s: %m", argv[1]);
+                return EXIT_FAILURE;
+        }
+        r = loop_get_info(d.disk, &info);
+        if (r == -ENXIO)
+                return EXIT_SUCCESS; /* detached */
+        if (r < 0) {
+                log_error_errno(r, "Cannot read the loop status of %s: %m", d.disk);
+                return EXIT_FAILURE;
+        }
+        if (!info.ref[0])
+                return EXIT_SUCCESS;
+
+        enc = udev_encode_string(info.ref);
+        if (!enc)
+                return EXIT_FAILURE;
+        printf("URLBOOT_LOOP_REF=%s\nURLBOOT_LOOP_REF_ENC=%s\n", info.ref, enc);
+
+        n = read_partitions(d.disk, parts, PARTITIONS_MAX);
+        if (n <= 0)
+                return EXIT_SUCCESS;
+        root = pick_root(info.ref, parts, n);
+        if (root < 0)
+                return EXIT_SUCCESS;
+
+        if (d.partno == 0)
+                printf("ID_PART_GPT_AUTO_ROOT_DISK=1\nID_PART_GPT_AUTO_ROOT_UUID=%s\n", parts[root].uuid);
+        else if (parts[root].partno == d.partno)
+                printf("ID_PART_GPT_AUTO_ROOT=1\n");
+        return EXIT_SUCCESS;
+}
