@@ -13,9 +13,12 @@
 #define EFI_VENDOR_LOADER_STR "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
 #define EFI_VENDOR_GLOBAL_STR "8be4df61-93ca-11d2-aa0d-00e098032b8c"
 
+/* gnu-efi's headers define these too (same values) */
+#ifndef EFI_VARIABLE_NON_VOLATILE
 #define EFI_VARIABLE_NON_VOLATILE 0x00000001U
 #define EFI_VARIABLE_BOOTSERVICE_ACCESS 0x00000002U
 #define EFI_VARIABLE_RUNTIME_ACCESS 0x00000004U
+#endif
 
 /* What our programs use for variables they set for the OS: gone at the next boot. */
 #define EFI_VARIABLE_VOLATILE_DEFAULT (EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Small helpers for urlboot's UEFI programs.
+ */
+#include "device-path.h"
+#include "efi-util.h"
+#include "memory-fundamental.h"
+#include "string-fundamental.h"
+#include "utf16.h"
+
+EFI_GUID loader_vendor_guid = { 0x4a67b082, 0x0a4c, 0x41cf, { 0xb6, 0xc7, 0x44, 0x0b, 0x29, 0xbb, 0x8c, 0x4f } };
+
+/* src/fundamental allocates through these. */
+void *fmalloc(size_t size) {
+        void *p = NULL;
+
+        if (BS->AllocatePool(EfiLoaderData, size ? size : 1, &p) != EFI_SUCCESS)
+                return NULL;
+        return p;
+}
+
+void ffree(void *p) {
+        if (p)
+                BS->FreePool(p);
+}
+
+CHAR16 *utf8_to_char16(const char *s, UINTN len) {
+        void *u = NULL;
+        size_t size;
+
+        if (utf8_to_utf16le(s, len, &u, &size) < 0)
+                return NULL;
+        return u;
+}
+
+char *char16_to_utf8(const CHAR16 *s, UINTN len) {
+        char *u = NULL;
+
+        if (utf16le_to_utf8(s, len * 2, &u) < 0)
+                return NULL;
+        return u;
+}
+
+void log_line(const char *text) {
+        CHAR16 *t = utf8_to_char16(text, fstrlen(text));
+
+        if (t) {
+                Print(L"%s\n", t);
+                ffree(t);
+        }
+}
+
+static EFI_STATUS set_raw(const CHAR16 *name, const void *data, UINTN size) {
+        return RT->SetVariable((CHAR16 *) name, &loader_vendor_guid, EFI_VARIABLE_VOLATILE_DEFAULT, size, (void *) data);
+}
+
+EFI_STATUS set_loader_string(const CHAR16 *name, const char *value) {
+        void *u = NULL;
+        size_t size;
+        EFI_STATUS s;
+
+        if (utf8_to_utf16le(value, fstrlen(value), &u, &size) < 0)
+                return EFI_INVALID_PARAMETER;
+        s = set_raw(name, u, size);
+        ffree(u);
+        return s;
+}
+
+BOOLEAN loader_variable_exists(const CHAR16 *name) {
+        UINTN size = 0;
+        EFI_STATUS s = RT->GetVariable((CHAR16 *) name, &loader_vendor_guid, NULL, &size, NULL);
+
+        return s == EFI_BUFFER_TOO_SMALL || s == EFI_SUCCESS;
+}
+
+EFI_STATUS set_loader_string_if_unset(const CHAR16 *name, const char *value) {
+        if (loader_variable_exists(name))
+                return EFI_SUCCESS;
+        return set_loader_string(name, value);
+}
+
+EFI_STATUS set_loader_u64(const CHAR16 *name, uint64_t value) {
+        uint8_t b[8];
+
+        for (int i = 0; i < 8; i++)
+                b[i] = (uint8_t) (value >> (8 * i));
+        return set_raw(name, b, sizeof b);
+}
+
+BOOLEAN secure_boot_enabled(void) {
+        EFI_GUID global = EFI_GLOBAL_VARIABLE;
+        uint8_t v = 0;
+        UINTN size = sizeof v;
+
+        return RT->GetVariable(L"SecureBoot", &global, NULL, &size, &v) == EFI_SUCCESS && size == 1 && v == 1;
+}
+
+UINTN device_path_size(const EFI_DEVICE_PATH *dp) {
+        const uint8_t *p = (const uint8_t *) dp;
+        UINTN off = 0;
+
+        /* Device paths from firmware are trusted to end; still, never walk beyond 64 KiB. */
+        while (off < 65536) {
+                UINTN len = p[off + 2] | (p[off + 3] << 8);
+                if (len < 4)
+                        return 0;
+                off += len;
+                if (p[off - len] == DEVICE_PATH_TYPE_END && p[off - len + 1] == DEVICE_PATH_SUBTYPE_END_ENTIRE)
+                        return off;
+        }
+        return 0;
+}
+
+char *device_path_partition_uuid(const EFI_DEVICE_PATH *dp) {
+        static const char hex[] = "0123456789ABCDEF";
+        static const int order[16] = { 3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15 };
+        const uint8_t *p = (const uint8_t *) dp;
+        UINTN size = device_path_size(dp), off = 0;
+
+        while (off + 4 <= size) {
+                UINTN len = p[off + 2] | (p[off + 3] << 8);
+                /* Media (4) / Hard Drive (1) with a GPT signature (MBRType 2, SignatureType 2) */
+                if (p[off] == 4 && p[off + 1] == 1 && len >= 42 && p[off + 40] == 2 && p[off + 41] == 2) {
+                        const uint8_t *g = p + off + 24;
+                        char *u = fmalloc(37), *t = u;
+                        if (!u)
+                                return NULL;
+                        for (int k = 0; k < 16; k++) {
+                                if (k == 4 || k == 6 || k == 8 || k == 10)
+                                        *t++ = '-';
+                                *t++ = hex[g[order[k]] >> 4];
+                                *t++ = hex[g[order[k]] & 15];
+                        }
+                        *t = 0;
+                        return u;
+                }
+                if (len < 4)
+                        break;
+                off += len;
+        }
+        return NULL;
+}
+
+static char *format_version(const char *prefix, UINT32 rev) {
+        /* "PREFIX major.minor" with minor as two digits, like systemd prints it. */
+        char buf[160], *t = buf;
+        UINTN n = fstrlen(prefix);
+        UINT32 major = rev >> 16, minor = rev & 0xffff;
+        char digits[12];
+        int k = 0;
+
+        if (n > 120)
+                n = 120;
+        fmemcpy(t, prefix, n);
+        t += n;
+        *t++ = ' ';
+        do {
+                digits[k++] = (char) ('0' + major % 10);
+                major /= 10;
+        } while (major && k < 10);
+        while (k > 0)
+                *t++ = digits[--k];
+        *t++ = '.';
+        *t++ = (char) ('0' + (minor / 10) % 10);
+        *t++ = (char) ('0' + minor % 10);
+        *t = 0;
+        return fstrdup(buf);
+}
+
+char *firmware_info(void) {
+        char *vendor = char16_to_utf8(ST->FirmwareVendor, 64), *r;
+
+        r = format_version(vendor ?: "unknown", ST->FirmwareRevision);
+        ffree(vendor);
+        return r;
+}
+
+char *firmware_type(void) {
+        return format_version("UEFI", ST->Hdr.Revision);
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Small helpers for urlboot's UEFI programs (gnu-efi): memory for src/fundamental, strings,
+ * variables of the Boot Loader Interface, device paths.
+ */
+#pragma once
+
+#include <efi.h>
+#include <efilib.h>
+
+#include "efivars-fundamental.h"
+
+extern EFI_GUID loader_vendor_guid;
+
+/** Print a line on the console (UTF-8 in). */
+void log_line(const char *fmt_utf8);
+
+/** Convert UTF-8 to a newly allocated CHAR16 string (NULL when out of memory or invalid). */
+CHAR16 *utf8_to_char16(const char *s, UINTN len);
+
+/** Convert CHAR16 to newly allocated UTF-8 (len in CHAR16 units; stops at NUL). */
+char *char16_to_utf8(const CHAR16 *s, UINTN len);
+
+/** Set a volatile (boot services + runtime) string variable of the Boot Loader Interface. */
+EFI_STATUS set_loader_string(const CHAR16 *name, const char *value_utf8);
+
+/** Set it only when it does not exist yet. */
+EFI_STATUS set_loader_string_if_unset(const CHAR16 *name, const char *value_utf8);
+
+/** Set a 64-bit little-endian feature mask. */
+EFI_STATUS set_loader_u64(const CHAR16 *name, uint64_t value);
+
+/** Whether a Boot Loader Interface variable exists. */
+BOOLEAN loader_variable_exists(const CHAR16 *name);
+
+/** Secure Boot enabled (SecureBoot == 1 in the global vendor space). */
+BOOLEAN secure_boot_enabled(void);
+
+/** Size in bytes of a device path including the End node (bounded). */
+UINTN device_path_size(const EFI_DEVICE_PATH *dp);
+
+/**
+ * GPT partition UUID (uppercase text) of the first hard-drive node of a device path, or NULL.
+ */
+char *device_path_partition_uuid(const EFI_DEVICE_PATH *dp);
+
+/** "vendor major.minor" of the firmware, and "UEFI major.minor". */
+char *firmware_info(void);
+char *firmware_type(void);

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlboot-stubx64.efi: the UEFI stub of a UKI.
+ *
+ * Finds .linux, .initrd and .cmdline in its own image, records where it was loaded from
+ * (StubDeviceURL when that was a URL: firmware HTTP boot, or a boot manager's uki-url), offers the
+ * initrd through LoadFile2 and starts the kernel with the command line.
+ */
+#include <efi.h>
+#include <efilib.h>
+
+#include "device-path.h"
+#include "efi-util.h"
+#include "initrd.h"
+#include "memory-fundamental.h"
+#include "pe-image.h"
+#include "string-fundamental.h"
+
+#define STUB_FEATURES \
+        (EFI_STUB_FEATURE_REPORT_BOOT_PARTITION | EFI_STUB_FEATURE_REPORT_STUB_PARTITION | EFI_STUB_FEATURE_REPORT_URL)
+
+typedef struct Section {
+        const uint8_t *data;
+        UINTN size;
+} Section;
+
+static BOOLEAN find_section(EFI_LOADED_IMAGE *li, const char *name, Section *ret) {
+        const uint8_t *d;
+        size_t n;
+
+        if (pe_find_section(li->ImageBase, li->ImageSize, name, TRUE, &d, &n) < 0 || n == 0)
+                return FALSE;
+        ret->data = d;
+        ret->size = n;
+        return TRUE;
+}
+
+/* The command line of .cmdline, unless unsigned boots pass their own (as systemd-stub does). */
+static CHAR16 *make_cmdline(EFI_LOADED_IMAGE *li, const Section *cmdline, UINTN *ret_bytes) {
+        CHAR16 *c = NULL;
+        UINTN n, len;
+
+        if (li->LoadOptionsSize >= sizeof(CHAR16) && li->LoadOptions && !secure_boot_enabled() &&
+            *(CHAR16 *) li->LoadOptions > 0x1f) {
+                len = li->LoadOptionsSize / sizeof(CHAR16);
+                c = fmalloc((len + 1) * sizeof(CHAR16));
+                if (c) {
+                        CopyMem(c, li->LoadOptions, len * sizeof(CHAR16));
+                        c[len] = 0;
+                }
+        } else if (cmdline->size > 0) {
+                /* Trailing NULs and newlines are not part of the command line. */
+                n = cmdline->size;
+                while (n > 0 && (cmdline->data[n - 1] == 0 || cmdline->data[n - 1] == '\n' || cmdline->data[n - 1] == ' '))
+                        n--;
+                c = utf8_to_char16((const char *) cmdline->data, n);
+        }
+        if (!c)
+                return NULL;
+        for (n = 0; c[n]; n++)
+                ;
+        *ret_bytes = (n + 1) * sizeof(CHAR16);
+        return c;
+}
+
+static void export_variables(EFI_LOADED_IMAGE *li) {
+        EFI_DEVICE_PATH *dp = DevicePathFromHandle(li->DeviceHandle);
+        char *url = NULL, *part = NULL, *s;
+
+        (void) set_loader_string(L"StubInfo", "urlboot-stub " URLBOOT_VERSION);
+        (void) set_loader_u64(L"StubFeatures", STUB_FEATURES);
+
+        if (dp && device_path_find_url(dp, device_path_size(dp), &url) >= 0) {
+                /* Always ours; the loader's only when no loader set it before us. */
+                (void) set_loader_string(L"StubDeviceURL", url);
+                (void) set_loader_string_if_unset(L"LoaderDeviceURL", url);
+                ffree(url);
+        }
+        if (dp && (part = device_path_partition_uuid(dp))) {
+                (void) set_loader_string(L"StubDevicePartUUID", part);
+                (void) set_loader_string_if_unset(L"LoaderDevicePartUUID", part);
+                ffree(part);
+        }
+        if (li->FilePath) {
+                CHAR16 *id = DevicePathToStr(li->FilePath);
+                if (id) {
+                        s = char16_to_utf8(id, 4096);
+                        if (s && *s) {
+                                (void) set_loader_string(L"StubImageIdentifier", s);
+                                (void) set_loader_string_if_unset(L"LoaderImageIdentifier", s);
+                        }
+                        ffree(s);
+                        FreePool(id);
+                }
+        }
+        if ((s = firmware_info())) {
+                (void) set_loader_string_if_unset(L"LoaderFirmwareInfo", s);
+                ffree(s);
+        }
+        if ((s = firmware_type())) {
+                (void) set_loader_string_if_unset(L"LoaderFirmwareType", s);
+                ffree(s);
+        }
+}
+
+static EFI_STATUS fail(const char *what, EFI_STATUS s) {
+        CHAR16 *w = utf8_to_char16(what, fstrlen(what));
+
+        Print(L"urlboot-stub: %s: %r\n", w ?: L"error", s);
+        ffree(w);
+        /* Leave the message on the screen for a moment before the firmware moves on. */
+        BS->Stall(5 * 1000 * 1000);
+        return s;
+}
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
+        EFI_LOADED_IMAGE *li = NULL, *kernel_li = NULL;
+        EFI_HANDLE kernel = NULL, initrd_handle = NULL;
+        Section linux_section, initrd_section = {}, cmdline_section = {};
+        CHAR16 *cmdline;
+        UINTN cmdline_bytes = 0;
+        EFI_STATUS s;
+
+        InitializeLib(image, system_table);
+
+        s = BS->HandleProtocol(image, &LoadedImageProtocol, (void **) &li);
+        if (EFI_ERROR(s))
+                return fail("cannot read our own loaded image", s);
+        if (!find_section(li, ".linux", &linux_section))
+                return fail("this UKI has no .linux section", EFI_NOT_FOUND);
+        (void) find_section(li, ".initrd", &initrd_section);
+        (void) find_section(li, ".cmdline", &cmdline_section);
+
+        export_variables(li);
+        cmdline = make_cmdline(li, &cmdline_section, &cmdline_bytes);
+
+        if (initrd_section.size > 0) {
+                s = initrd_register(initrd_section.data, initrd_section.size, &initrd_handle);
+                if (EFI_ERROR(s))
+                        return fail("cannot offer the initrd", s);
+        }
+
+        s = BS->LoadImage(FALSE, image, NULL, (void *) linux_section.data, linux_section.size, &kernel);
+        if (EFI_ERROR(s)) {
+                initrd_unregister(initrd_handle);
+                return fail("cannot load the kernel", s);
+        }
+        s = BS->HandleProtocol(kernel, &LoadedImageProtocol, (void **) &kernel_li);
+        if (!EFI_ERROR(s) && cmdline) {
+                kernel_li->LoadOptions = cmdline;
+                kernel_li->LoadOptionsSize = (UINT32) cmdline_bytes;
+        }
+
+        s = BS->StartImage(kernel, NULL, NULL);
+        /* Only a kernel that failed comes back. */
+        initrd_unregister(initrd_handle);
+        (void) BS->UnloadImage(kernel);
+        return fail("the kernel did not start", s);
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlbootctl: urlboot's boot-side tool (building UKIs, and more as it grows).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "string-util.h"
+#include "uki-build.h"
+
+#define EXIT_USAGE 2
+
+static void help(void) {
+        printf("Usage: urlbootctl COMMAND [OPTIONS]\n"
+               "\n"
+               "Commands:\n"
+               "  build-uki     assemble a unified kernel image from the urlboot stub and its parts\n"
+               "\n"
+               "Run 'urlbootctl COMMAND --help' for a command's options.\n"
+               "  -h --help     this help\n"
+               "     --version  print the version\n");
+}
+
+int main(int argc, char *argv[]) {
+        int r;
+
+        log_set_program("urlbootctl");
+        if (argc < 2) {
+                log_error("Missing command (see --help).");
+                return EXIT_USAGE;
+        }
+        if (streq(argv[1], "-h") || streq(argv[1], "--help")) {
+                help();
+                return EXIT_SUCCESS;
+        }
+        if (streq(argv[1], "--version")) {
+                puts("urlbootctl " URLBOOT_VERSION);
+                return EXIT_SUCCESS;
+        }
+        if (streq(argv[1], "build-uki"))
+                r = verb_build_uki(argc - 1, argv + 1);
+        else {
+                log_error("Unknown command '%s' (see --help).", argv[1]);
+                return EXIT_USAGE;
+        }
+        return r == -EINVAL ? EXIT_USAGE : r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}

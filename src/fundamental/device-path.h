@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * UEFI device paths: finding the URL a program was loaded from, and building a Uri() path.
+ *
+ * A device path is a list of nodes (type, subtype, 16-bit length including the 4-byte header)
+ * ending with the End node (0x7f/0xff). Firmware HTTP boot leaves a Uri() node (messaging, 24)
+ * in the loaded image's device path; its data is the URL, not NUL-terminated.
+ */
+#pragma once
+
+#include "macro-fundamental.h"
+
+#define DEVICE_PATH_TYPE_MESSAGING 0x03
+#define DEVICE_PATH_SUBTYPE_URI 24
+#define DEVICE_PATH_TYPE_END 0x7f
+#define DEVICE_PATH_SUBTYPE_END_ENTIRE 0xff
+
+/**
+ * Find the first Uri() node within max bytes of dp.
+ * @v ret  newly allocated NUL-terminated URL (ffree())
+ * @ret 0, -ENOENT (no Uri() node), -EBADMSG (a node runs past max or has a length below 4), -ENOMEM
+ */
+int device_path_find_url(const void *dp, size_t max, char **ret);
+
+/**
+ * Build a device path of one Uri(url) node and the End node.
+ * @ret 0, -E2BIG for URLs that do not fit a node, -ENOMEM
+ */
+int device_path_make_url(const char *url, void **ret, size_t *ret_size);

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Reading PE/COFF images, bounds-checked.
+ */
+#include "errno-fundamental.h"
+#include "pe-image.h"
+#include "string-fundamental.h"
+
+uint16_t pe_le16(const uint8_t *p) {
+        return (uint16_t) (p[0] | p[1] << 8);
+}
+
+uint32_t pe_le32(const uint8_t *p) {
+        return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
+}
+
+/* Is [offset, offset + len) inside a buffer of size bytes? Without overflow. */
+static bool within(size_t size, uint64_t offset, uint64_t len) {
+        return offset <= size && len <= size - offset;
+}
+
+int pe_parse_headers(const void *image, size_t size, PeHeaders *ret) {
+        const uint8_t *p = image;
+        PeHeaders h = {};
+        uint16_t magic;
+
+        if (!within(size, 0, 0x40) || p[0] != 'M' || p[1] != 'Z')
+                return -EBADMSG;
+        h.pe_offset = pe_le32(p + 0x3c);
+        if (!within(size, h.pe_offset, 24) || fmemcmp(p + h.pe_offset, "PE\0\0", 4) != 0)
+                return -EBADMSG;
+
+        h.machine = pe_le16(p + h.pe_offset + 4);
+        h.n_sections = pe_le16(p + h.pe_offset + 6);
+        h.size_of_optional_header = pe_le16(p + h.pe_offset + 20);
+        h.optional_header_offset = h.pe_offset + 24;
+        h.section_table_offset = h.optional_header_offset + h.size_of_optional_header;
+
+        if (h.size_of_optional_header < 2 || !within(size, h.optional_header_offset, h.size_of_optional_header))
+                return -EBADMSG;
+        magic = pe_le16(p + h.optional_header_offset);
+        if (magic != 0x20b && magic != 0x10b)
+                return -EBADMSG;
+        h.pe32plus = magic == 0x20b;
+        /* Both layouts have these fields at the same offsets. */
+        if (h.size_of_optional_header < PE_OPT_SIZE_OF_HEADERS + 4)
+                return -EBADMSG;
+        h.section_alignment = pe_le32(p + h.optional_header_offset + PE_OPT_SECTION_ALIGNMENT);
+        h.file_alignment = pe_le32(p + h.optional_header_offset + PE_OPT_FILE_ALIGNMENT);
+        h.size_of_image = pe_le32(p + h.optional_header_offset + PE_OPT_SIZE_OF_IMAGE);
+        h.size_of_headers = pe_le32(p + h.optional_header_offset + PE_OPT_SIZE_OF_HEADERS);
+
+        if (!within(size, h.section_table_offset, (uint64_t) h.n_sections * PE_SECTION_HEADER_SIZE))
+                return -EBADMSG;
+
+        *ret = h;
+        return 0;
+}
+
+int pe_get_section(const void *image, size_t size, const PeHeaders *h, size_t i, PeSection *ret) {
+        const uint8_t *s;
+
+        if (i >= h->n_sections)
+                return -ERANGE;
+        s = (const uint8_t *) image + h->section_table_offset + i * PE_SECTION_HEADER_SIZE;
+        if (!within(size, h->section_table_offset + (uint64_t) i * PE_SECTION_HEADER_SIZE, PE_SECTION_HEADER_SIZE))
+                return -EBADMSG;
+
+        fmemset(ret, 0, sizeof *ret);
+        fmemcpy(ret->name, s, PE_SECTION_NAME_MAX);
+        ret->name[PE_SECTION_NAME_MAX] = 0;
+        ret->virtual_size = pe_le32(s + 8);
+        ret->virtual_address = pe_le32(s + 12);
+        ret->raw_size = pe_le32(s + 16);
+        ret->raw_offset = pe_le32(s + 20);
+        ret->characteristics = pe_le32(s + 36);
+        return 0;
+}
+
+int pe_find_section(const void *image, size_t size, const char *name, bool loaded, const uint8_t **ret_data,
+                    size_t *ret_size) {
+        PeHeaders h;
+        int r;
+
+        r = pe_parse_headers(image, size, &h);
+        if (r < 0)
+                return r;
+
+        for (size_t i = 0; i < h.n_sections; i++) {
+                PeSection s;
+                uint64_t offset, len;
+
+                r = pe_get_section(image, size, &h, i, &s);
+                if (r < 0)
+                        return r;
+                if (!fstreq(s.name, name))
+                        continue;
+
+                if (loaded) {
+                        offset = s.virtual_address;
+                        len = s.virtual_size;
+                } else {
+                        offset = s.raw_offset;
+                        /* Raw data is padded to FileAlignment; the virtual size is the real length. */
+                        len = s.virtual_size && s.virtual_size < s.raw_size ? s.virtual_size : s.raw_size;
+                }
+                if (!within(size, offset, len))
+                        return -EBADMSG;
+                *ret_data = (const uint8_t *) image + offset;
+                *ret_size = (size_t) len;
+                return 0;
+        }
+        return -ENOENT;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Reading PE/COFF images (UEFI programs, UKIs): headers and sections, bounds-checked.
+ *
+ * The same code reads a file on the host (section data at PointerToRawData) and the stub's own
+ * image in memory as the firmware loaded it (section data at VirtualAddress).
+ */
+#pragma once
+
+#include "macro-fundamental.h"
+
+#define PE_SECTION_NAME_MAX 8
+
+/* Offsets inside the PE32+ optional header */
+#define PE_OPT_SECTION_ALIGNMENT 32
+#define PE_OPT_FILE_ALIGNMENT 36
+#define PE_OPT_SIZE_OF_IMAGE 56
+#define PE_OPT_SIZE_OF_HEADERS 60
+#define PE_OPT_CHECKSUM 64
+#define PE_OPT_NUMBER_OF_RVA_AND_SIZES 108
+#define PE_OPT_DATA_DIRECTORY 112
+#define PE_DATA_DIRECTORY_SECURITY 4
+
+#define PE_SECTION_HEADER_SIZE 40
+#define PE_SCN_CNT_INITIALIZED_DATA 0x00000040U
+#define PE_SCN_MEM_READ 0x40000000U
+#define PE_SCN_MEM_DISCARDABLE 0x02000000U
+
+typedef struct PeHeaders {
+        uint32_t pe_offset;             /* of "PE\0\0" */
+        uint16_t machine;
+        uint16_t n_sections;
+        uint16_t size_of_optional_header;
+        uint32_t optional_header_offset;
+        uint32_t section_table_offset;
+        bool pe32plus;
+        uint32_t section_alignment;
+        uint32_t file_alignment;
+        uint32_t size_of_image;
+        uint32_t size_of_headers;
+} PeHeaders;
+
+typedef struct PeSection {
+        char name[PE_SECTION_NAME_MAX + 1];
+        uint32_t virtual_size;
+        uint32_t virtual_address;
+        uint32_t raw_size;
+        uint32_t raw_offset;
+        uint32_t characteristics;
+} PeSection;
+
+/** Read little-endian values from unaligned memory. */
+uint16_t pe_le16(const uint8_t *p);
+uint32_t pe_le32(const uint8_t *p);
+
+/**
+ * Parse and check the headers of an image of size bytes.
+ * @ret 0, -EBADMSG when it is not a PE image or a header lies outside the buffer
+ */
+int pe_parse_headers(const void *image, size_t size, PeHeaders *ret);
+
+/** Section i (0-based) of the table. @ret 0 or -EBADMSG / -ERANGE */
+int pe_get_section(const void *image, size_t size, const PeHeaders *h, size_t i, PeSection *ret);
+
+/**
+ * Find a section by name and return where its data is.
+ * @v loaded     true: the image is as the firmware loaded it (data at VirtualAddress, VirtualSize long);
+ *               false: a file (data at PointerToRawData, min(VirtualSize, SizeOfRawData) long)
+ * @ret 0, -ENOENT when absent, -EBADMSG when the section lies outside the buffer
+ */
+int pe_find_section(const void *image, size_t size, const char *name, bool loaded, const uint8_t **ret_data,
+                    size_t *ret_size);
