@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# dracut module "urlboot": boot a root file system downloaded over HTTP in the initrd.
+#
+# Installs urlboot's generators, urlboot-pull (with its libraries and the CA bundle), urlboot-loop,
+# the udev probe and rules, the units, and network set-up (DHCP on every Ethernet link; the download
+# units wait for network-online.target, so nothing waits for the network without a pull expression).
+#
+# Files are taken from the installed system, or from a staging tree in $URLBOOT_DRACUT_STAGE
+# (what "meson install --destdir" wrote), so a build can be tested without installing it.
+
+check() {
+    # Only when asked for (dracut -m / --add urlboot).
+    return 255
+}
+
+depends() {
+    echo systemd systemd-initrd systemd-networkd udev-rules base
+    return 0
+}
+
+installkernel() {
+    hostonly='' instmods loop ext4 vfat efivarfs virtio_net virtio_pci virtio_blk af_packet e1000 e1000e
+}
+
+# The file from the staging tree when there is one, else from the system.
+_urlboot_src() {
+    if [[ -n $URLBOOT_DRACUT_STAGE && -e $URLBOOT_DRACUT_STAGE$1 ]]; then
+        echo "$URLBOOT_DRACUT_STAGE$1"
+    else
+        echo "$1"
+    fi
+}
+
+_urlboot_inst() {
+    local dst=$1
+    inst_binary "$(_urlboot_src "$dst")" "$dst"
+}
+
+_urlboot_inst_file() {
+    local dst=$1
+    inst_simple "$(_urlboot_src "$dst")" "$dst"
+}
+
+install() {
+    _urlboot_inst /usr/bin/urlboot-pull
+    _urlboot_inst /usr/bin/urlboot-loop
+    _urlboot_inst /usr/lib/udev/urlboot-udev-probe
+    _urlboot_inst /usr/lib/systemd/system-generators/urlboot-import-generator
+    _urlboot_inst /usr/lib/systemd/system-generators/urlboot-root-generator
+    _urlboot_inst_file /usr/lib/udev/rules.d/60-urlboot.rules
+    _urlboot_inst_file /usr/lib/systemd/system/urlboot-imports.target
+    _urlboot_inst_file /usr/lib/systemd/system/urlboot-imports-pre.target
+    _urlboot_inst_file /usr/lib/systemd/system/urlboot-loop@.service
+    mkdir -p "$initdir$systemdsystemunitdir/sysinit.target.wants"
+    ln_r /usr/lib/systemd/system/urlboot-imports.target "$systemdsystemunitdir/sysinit.target.wants/urlboot-imports.target"
+
+    # The units run these; a plain systemd initrd lacks some of them.
+    inst_multiple -o modprobe mount umount sfdisk blkid gpgv
+    # HTTPS needs the CA store.
+    inst_multiple -o /etc/ssl/certs/ca-certificates.crt
+
+    # DHCP on Ethernet without ip=dhcp, and "online" as soon as one link is.
+    inst_simple "$moddir/90-urlboot-dhcp.network" "$systemdnetwork/90-urlboot-dhcp.network"
+    inst_simple "$moddir/urlboot-wait-online.conf" \
+        "$systemdsystemunitdir/systemd-networkd-wait-online.service.d/50-urlboot-any.conf"
+    # Room for images in /run, before the first download.
+    inst_simple "$moddir/urlboot-run-size.service" "$systemdsystemunitdir/urlboot-run-size.service"
+    inst_script "$moddir/urlboot-run-size.sh" /usr/lib/urlboot/urlboot-run-size
+    mkdir -p "$initdir$systemdsystemunitdir/urlboot-imports.target.wants"
+    ln_r "$systemdsystemunitdir/urlboot-run-size.service" \
+        "$systemdsystemunitdir/urlboot-imports.target.wants/urlboot-run-size.service"
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Boot a VM (QEMU + OVMF, TCG) from HTTP and watch its serial console.
+
+Runs the test HTTP server on 127.0.0.1 and QEMU with user-mode networking; call it inside a private
+network namespace (test/netns-run.sh). Prints a JSON result: whether the marker appeared, the
+milestones' times in seconds since QEMU started, and where the serial log is.
+
+  boot.py --srv DIR --bootfile PATH --log FILE [--timeout SEC] [--expect REGEX] [--fail REGEX]
+          [--vars FILE] [--smbios STRING]... [--memory MiB]
+"""
+import argparse
+import json
+import os
+import re
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+MILESTONES = [
+    ('firmware', re.compile(r'BdsDxe|Start HTTP Boot|UEFI HTTP')),
+    ('http_boot', re.compile(r'Start HTTP Boot over')),
+    ('boot_manager', re.compile(r'urlboot boot manager')),
+    ('uki', re.compile(r'BdsDxe: starting|urlboot: starting')),
+    ('kernel', re.compile(r'Linux version|\[\s*0\.0+\]')),
+    ('initrd', re.compile(r'Running in initrd|Welcome to .*[Ii]nitrd|initrd-release')),
+    ('download_done', re.compile(r'Finished urlboot-import@|Downloaded http')),
+    ('root_mounted', re.compile(r'Mounted .*/sysroot|Reached target .*Initrd Root File System')),
+    ('marker', re.compile(r'URLBOOT-ROOT-OK')),
+]
+ANSI = re.compile(r'\x1b\[[0-9;=?]*[A-Za-z]')
+
+
+def start_server(top, srv, tmp):
+    port_file = os.path.join(tmp, 'port')
+    proc = subprocess.Popen([sys.executable, os.path.join(top, 'test/http/server.py'), '--root', srv,
+                             '--port', '8080', '--port-file', port_file],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        if os.path.exists(port_file):
+            return proc
+        time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError('HTTP server did not start')
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--srv', required=True)
+    ap.add_argument('--bootfile', help='path on the server given to the firmware by DHCP')
+    ap.add_argument('--log', required=True)
+    ap.add_argument('--timeout', type=float, default=240)
+    ap.add_argument('--expect', default=r'URLBOOT-ROOT-OK')
+    ap.add_argument('--fail', action='append', default=[])
+    ap.add_argument('--vars', help='OVMF variable store to use (copied)')
+    ap.add_argument('--smbios', action='append', default=[])
+    ap.add_argument('--memory', type=int, default=2048)
+    args = ap.parse_args()
+    top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+    tmp = tempfile.mkdtemp(prefix='urlboot-boot.')
+    server = qemu = None
+    result = {'ok': False, 'milestones': {}, 'log': args.log}
+    try:
+        server = start_server(top, args.srv, tmp)
+        vars_file = os.path.join(tmp, 'vars.fd')
+        shutil.copy(args.vars or '/usr/share/OVMF/OVMF_VARS_4M.fd', vars_file)
+        netdev = 'user,id=n0,ipv6=off'
+        if args.bootfile:
+            netdev += f',bootfile=http://10.0.2.2:8080/{args.bootfile.lstrip("/")}'
+        cmd = ['qemu-system-x86_64', '-machine', 'q35', '-accel', 'tcg', '-m', str(args.memory), '-smp', '2',
+               '-nographic', '-nodefaults', '-serial', 'stdio', '-no-reboot',
+               '-drive', 'if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd',
+               '-drive', f'if=pflash,format=raw,file={vars_file}',
+               '-fw_cfg', 'name=opt/org.tianocore/IPv4PXESupport,string=no',
+               '-fw_cfg', 'name=opt/org.tianocore/IPv6PXESupport,string=no',
+               '-fw_cfg', 'name=opt/org.tianocore/IPv6Support,string=no',
+               '-netdev', netdev, '-device', 'virtio-net-pci,netdev=n0,romfile=']
+        for s in args.smbios:
+            cmd += ['-smbios', f'type=11,value={s}']
+        t0 = time.monotonic()
+        qemu = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        expect = re.compile(args.expect)
+        fails = [re.compile(f) for f in args.fail]
+        buf = b''
+        with open(args.log, 'w') as log:
+            while True:
+                left = args.timeout - (time.monotonic() - t0)
+                if left <= 0:
+                    result['error'] = f'timeout after {args.timeout:.0f} s'
+                    break
+                r, _, _ = select.select([qemu.stdout], [], [], min(left, 1.0))
+                if not r:
+                    if qemu.poll() is not None:
+                        result.setdefault('error', 'the VM stopped before the marker')
+                        break
+                    continue
+                chunk = os.read(qemu.stdout.fileno(), 65536)
+                if not chunk:
+                    result.setdefault('error', 'the VM stopped before the marker')
+                    break
+                buf += chunk
+                while b'\n' in buf:
+                    raw, buf = buf.split(b'\n', 1)
+                    line = ANSI.sub('', raw.decode('utf-8', 'replace')).replace('\r', '')
+                    now = time.monotonic() - t0
+                    log.write(f'[{now:8.3f}] {line}\n')
+                    for name, rx in MILESTONES:
+                        if name not in result['milestones'] and rx.search(line):
+                            result['milestones'][name] = round(now, 2)
+                    if expect.search(line):
+                        result['ok'] = True
+                        result['marker_line'] = line.strip()
+                    for f in fails:
+                        if f.search(line):
+                            result['failed_line'] = line.strip()
+                if result['ok'] or 'failed_line' in result:
+                    # Give the VM a moment to print the rest, then stop it.
+                    time.sleep(0.5)
+                    break
+        result['seconds'] = round(time.monotonic() - t0, 2)
+    finally:
+        for p in (qemu, server):
+            if p and p.poll() is None:
+                p.kill()
+                p.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(json.dumps(result))
+    return 0 if result['ok'] else 1
+
+
+sys.exit(main())
