@@ -103,6 +103,12 @@ static int write_import_unit(Context *c, const PullExpression *e, const char *un
                 fprintf(f, "SuccessAction=%s\n", c->config->success_action);
         if (c->config->failure_action)
                 fprintf(f, "FailureAction=%s\n", c->config->failure_action);
+        else if (c->initrd)
+                /* A failed download in the initrd stops the boot where the console shows why, instead
+                 * of waiting for a root device that cannot appear. */
+                fputs("OnFailure=emergency.target\n"
+                      "OnFailureJobMode=replace-irreversibly\n",
+                      f);
 
         fputs("\n[Service]\n"
               "Type=oneshot\n"

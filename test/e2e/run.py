@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""End-to-end boots in QEMU + OVMF over HTTP (scenarios.tsv); one TAP line per scenario.
+
+Runs tools/e2e/build-assets (cached in BUILDDIR/e2e-assets), makes one UKI per scenario and boots it
+with tools/e2e/boot.py inside a private network namespace. Serial logs stay in BUILDDIR/e2e-logs.
+
+  run.py BUILDDIR SRCDIR [SCENARIO...]
+"""
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+
+
+def sha256(path):
+    with open(path, 'rb') as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def main():
+    build, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    only = sys.argv[3:]
+    with open(os.path.join(src, 'test/e2e/scenarios.tsv')) as f:
+        scenarios = [l.rstrip('\n').split('\t') for l in f if l.strip() and not l.startswith('#')]
+    if only:
+        scenarios = [s for s in scenarios if s[0] in only]
+    print(f'1..{len(scenarios)}', flush=True)
+
+    assets = os.path.join(build, 'e2e-assets')
+    logs = os.path.join(build, 'e2e-logs')
+    os.makedirs(logs, exist_ok=True)
+    p = subprocess.run([os.path.join(src, 'tools/e2e/build-assets'), build, assets],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if p.returncode != 0:
+        for i, s in enumerate(scenarios, 1):
+            print(f'not ok {i} - {s[0]} # assets could not be built')
+        print('# ' + p.stdout.replace('\n', '\n# '))
+        return 1
+
+    srv = os.path.join(assets, 'srv')
+    failed = 0
+    for i, (name, cmdline, expect, timeout) in enumerate(scenarios, 1):
+        cmdline = re.sub(r'\{sha256:([^}]+)\}', lambda m: sha256(os.path.join(srv, m.group(1))), cmdline)
+        uki = os.path.join(srv, f'{name}.efi')
+        subprocess.run([os.path.join(src, 'tools/e2e/make-uki'), assets, build, uki, 'console=ttyS0 ' + cmdline],
+                       check=True)
+        log = os.path.join(logs, f'{name}.log')
+        p = subprocess.run([os.path.join(src, 'test/netns-run.sh'), sys.executable,
+                            os.path.join(src, 'tools/e2e/boot.py'), '--srv', srv, '--bootfile', f'{name}.efi',
+                            '--log', log, '--timeout', timeout, '--expect', expect],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        os.unlink(uki)
+        try:
+            result = json.loads(p.stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            result = {'ok': False, 'error': p.stdout}
+        if result.get('ok'):
+            print(f'ok {i} - {name} ({result["seconds"]} s: {json.dumps(result["milestones"])})', flush=True)
+        else:
+            failed += 1
+            print(f'not ok {i} - {name}: {result.get("error")} (log: {log})', flush=True)
+            try:
+                with open(log) as f:
+                    tail = f.readlines()[-25:]
+                print(''.join('# ' + l for l in tail), end='')
+            except OSError:
+                pass
+    return 1 if failed else 0
+
+
+sys.exit(main())
