@@ -41,15 +41,23 @@ def main():
 
     srv = os.path.join(assets, 'srv')
     failed = 0
-    for i, (name, cmdline, expect, timeout) in enumerate(scenarios, 1):
+    import shutil
+    shutil.copy(os.path.join(build, 'src/boot/urlbootx64.efi'), os.path.join(srv, 'urlbootx64.efi'))
+    for i, fields in enumerate(scenarios, 1):
+        name, cmdline, expect, timeout = fields[:4]
+        via = fields[4] if len(fields) > 4 else 'direct'
         cmdline = re.sub(r'\{sha256:([^}]+)\}', lambda m: sha256(os.path.join(srv, m.group(1))), cmdline)
         uki = os.path.join(srv, f'{name}.efi')
         subprocess.run([os.path.join(src, 'tools/e2e/make-uki'), assets, build, uki, 'console=ttyS0 ' + cmdline],
                        check=True)
         log = os.path.join(logs, f'{name}.log')
+        boot = ['--bootfile', f'{name}.efi']
+        if via == 'manager':
+            boot = ['--bootfile', 'urlbootx64.efi', '--smbios',
+                    f'io.systemd.boot.entries-extra:{name}.conf=title {name}\nuki-url :{name}.efi\n']
         p = subprocess.run([os.path.join(src, 'test/netns-run.sh'), sys.executable,
-                            os.path.join(src, 'tools/e2e/boot.py'), '--srv', srv, '--bootfile', f'{name}.efi',
-                            '--log', log, '--timeout', timeout, '--expect', expect],
+                            os.path.join(src, 'tools/e2e/boot.py'), '--srv', srv, '--log', log, '--timeout', timeout,
+                            '--expect', expect] + boot,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         os.unlink(uki)
         try:

@@ -22,8 +22,9 @@ import time
 MILESTONES = [
     ('firmware', re.compile(r'BdsDxe|Start HTTP Boot|UEFI HTTP')),
     ('http_boot', re.compile(r'Start HTTP Boot over')),
+    ('program', re.compile(r'BdsDxe: starting')),
     ('boot_manager', re.compile(r'urlboot boot manager')),
-    ('uki', re.compile(r'BdsDxe: starting|urlboot: starting')),
+    ('uki', re.compile(r'urlboot: starting http')),
     ('kernel', re.compile(r'Linux version|\[\s*0\.0+\]')),
     ('initrd', re.compile(r'Running in initrd|Welcome to .*[Ii]nitrd|initrd-release')),
     ('download_done', re.compile(r'Finished urlboot-import@|Downloaded http')),

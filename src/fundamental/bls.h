@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Boot Loader Specification Type #1 entries: parsing, IDs, boot counters, order.
+ *
+ * One entry per text: "KEY VALUE" lines, "#" comments. initrd and options may repeat (options are
+ * joined with spaces). An entry names exactly one thing to boot: linux, efi, uki or uki-url;
+ * more than one makes it invalid. A uki-url value starting with ":" is relative to the URL the boot
+ * manager was loaded from (its last component replaced).
+ */
+#pragma once
+
+#include "macro-fundamental.h"
+
+#define BLS_INITRDS_MAX 16
+
+typedef enum BlsKind {
+        BLS_KIND_NONE,
+        BLS_KIND_LINUX,
+        BLS_KIND_EFI,
+        BLS_KIND_UKI,
+        BLS_KIND_UKI_URL,
+} BlsKind;
+
+typedef struct BlsEntry {
+        char *id;               /* file name without ".conf" and without the boot counter */
+        char *title, *version, *machine_id, *sort_key, *architecture, *devicetree;
+        char *options;          /* all options lines, joined */
+        char *path;             /* linux, efi, uki or uki-url value */
+        BlsKind kind;
+        char *initrds[BLS_INITRDS_MAX];
+        unsigned n_initrds;
+        int tries_left, tries_done; /* -1 when the file name has no counter */
+} BlsEntry;
+
+void bls_entry_free(BlsEntry *e);
+
+/**
+ * Parse an entry.
+ * @v filename  "ID[+LEFT[-DONE]].conf" (or just "ID")
+ * @ret 0, -EBADMSG when the entry names no or several things to boot, -ENOMEM
+ */
+int bls_entry_parse(const char *filename, const char *text, size_t size, BlsEntry **ret);
+
+/** Split "NAME+LEFT-DONE.conf" into the ID and counters (tries -1 when absent). */
+int bls_id_from_filename(const char *filename, char **ret_id, int *ret_left, int *ret_done);
+
+/** systemd's menu order: sort-key entries first (by sort-key, machine-id, newest version), then by ID. */
+int bls_entry_compare(const BlsEntry *a, const BlsEntry *b);
+
+/** Glob match as loader.conf "default" and LoaderEntryDefault use it ("*", "?", "[...]"), case-insensitive. */
+bool bls_glob_match(const char *pattern, const char *s);

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * SMBIOS: walking the structure table for type 11 (OEM strings), and the boot-entry strings in them.
+ *
+ * Each structure is a formatted area (type, length, handle, ...) followed by a string set ending in
+ * two NUL bytes. QEMU's "-smbios type=11,value=..." adds OEM strings.
+ */
+#pragma once
+
+#include "macro-fundamental.h"
+
+#define SMBIOS_ENTRIES_EXTRA_PREFIX "io.systemd.boot.entries-extra:"
+
+/** Called for each OEM string (not NUL-terminated: s[0..n)). Non-zero stops the walk. */
+typedef int (*smbios_string_cb)(const char *s, size_t n, void *userdata);
+
+/**
+ * Walk the structures of a table (size bytes) and call cb for every string of every type 11.
+ * @ret 0, -EBADMSG when a structure runs past the table, or what cb returned
+ */
+int smbios_oem_strings_foreach(const void *table, size_t size, smbios_string_cb cb, void *userdata);
+
+/**
+ * Split "io.systemd.boot.entries-extra:ID.conf=BODY".
+ * @ret true with name (ID.conf) and body ranges, false for other strings
+ */
+bool smbios_entry_split(const char *s, size_t n, const char **ret_name, size_t *ret_name_len, const char **ret_body,
+                        size_t *ret_body_len);
