@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include <errno.h>
 #include <setjmp.h>
 #include <stdbool.h>
 #include <stdint.h>

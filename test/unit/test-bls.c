@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Tests for Type #1 entries (test/data/bls-cases.tsv), their order and glob matching. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bls.h"
+#include "tests.h"
+
+static char *unescape(const char *s) {
+        char *u = malloc(strlen(s) + 1), *t = u;
+
+        for (; *s; s++) {
+                if (s[0] == '\\' && s[1] == 'n') {
+                        *t++ = '\n';
+                        s++;
+                } else if (s[0] == '\\' && s[1] == 'r') {
+                        *t++ = '\r';
+                        s++;
+                } else if (s[0] == '\\' && s[1] == '\\') {
+                        *t++ = '\\';
+                        s++;
+                } else
+                        *t++ = *s;
+        }
+        *t = 0;
+        return u;
+}
+
+static const char *kind_name(BlsKind k) {
+        static const char *const n[] = { "none", "linux", "efi", "uki", "uki-url" };
+        return n[k];
+}
+
+static void check_field(const BlsEntry *e, const char *kv, int lineno) {
+        char key[32], want[256], got[256];
+        const char *eq = strchr(kv, '=');
+
+        snprintf(key, sizeof key, "%.*s", (int) (eq - kv), kv);
+        snprintf(want, sizeof want, "%s", eq + 1);
+        if (!strcmp(key, "id")) snprintf(got, sizeof got, "%s", e->id);
+        else if (!strcmp(key, "title")) snprintf(got, sizeof got, "%s", e->title ?: "");
+        else if (!strcmp(key, "version")) snprintf(got, sizeof got, "%s", e->version ?: "");
+        else if (!strcmp(key, "kind")) snprintf(got, sizeof got, "%s", kind_name(e->kind));
+        else if (!strcmp(key, "path")) snprintf(got, sizeof got, "%s", e->path);
+        else if (!strcmp(key, "options")) snprintf(got, sizeof got, "%s", e->options ?: "");
+        else if (!strcmp(key, "initrds")) snprintf(got, sizeof got, "%u", e->n_initrds);
+        else if (!strcmp(key, "left")) snprintf(got, sizeof got, "%d", e->tries_left);
+        else if (!strcmp(key, "done")) snprintf(got, sizeof got, "%d", e->tries_done);
+        else if (!strcmp(key, "sort-key")) snprintf(got, sizeof got, "%s", e->sort_key ?: "");
+        else if (!strcmp(key, "machine-id")) snprintf(got, sizeof got, "%s", e->machine_id ?: "");
+        else
+                test_fail(__FILE__, __LINE__, "line %d: unknown field %s", lineno, key);
+        if (strcmp(got, want) != 0)
+                test_fail(__FILE__, __LINE__, "line %d: %s is \"%s\", expected \"%s\"", lineno, key, got, want);
+}
+
+static void case_line(char *line, int lineno, void *userdata) {
+        char *f[3], *body;
+        BlsEntry *e = NULL;
+        int r;
+
+        if (test_split_fields(line, f, 3) != 3)
+                test_fail(__FILE__, __LINE__, "line %d: three fields needed", lineno);
+        body = unescape(f[1]);
+        r = bls_entry_parse(f[0], body, strlen(body), &e);
+        free(body);
+        if (!strcmp(f[2], "invalid")) {
+                if (r != -EBADMSG)
+                        test_fail(__FILE__, __LINE__, "line %d: accepted an invalid entry", lineno);
+                return;
+        }
+        if (r < 0)
+                test_fail(__FILE__, __LINE__, "line %d: refused: %d", lineno, r);
+        for (char *kv = strtok(f[2], "|"); kv; kv = strtok(NULL, "|")) {
+                while (*kv == ' ')
+                        kv++;
+                size_t n = strlen(kv);
+                while (n > 0 && kv[n - 1] == ' ')
+                        kv[--n] = 0;
+                check_field(e, kv, lineno);
+        }
+        bls_entry_free(e);
+        (*(int *) userdata)++;
+}
+
+TEST(cases) {
+        int n = 0;
+
+        test_foreach_line("bls-cases.tsv", case_line, &n);
+        ASSERT_TRUE(n >= 10);
+}
+
+static BlsEntry *entry(const char *file, const char *body) {
+        BlsEntry *e;
+
+        ASSERT_OK(bls_entry_parse(file, body, strlen(body), &e));
+        return e;
+}
+
+TEST(order) {
+        BlsEntry *keyed_old = entry("a.conf", "sort-key debian\nversion 6.1.0-9\nlinux /v");
+        BlsEntry *keyed_new = entry("b.conf", "sort-key debian\nversion 6.1.0-13\nlinux /v");
+        BlsEntry *keyed_other = entry("c.conf", "sort-key arch\nlinux /v");
+        BlsEntry *plain_9 = entry("linux-5.9.conf", "linux /v");
+        BlsEntry *plain_10 = entry("linux-5.10.conf", "linux /v");
+
+        ASSERT_TRUE(bls_entry_compare(keyed_other, keyed_new) < 0); /* sort-key order */
+        ASSERT_TRUE(bls_entry_compare(keyed_new, keyed_old) < 0);   /* newest version first */
+        ASSERT_TRUE(bls_entry_compare(keyed_old, plain_10) < 0);    /* keyed before unkeyed */
+        ASSERT_TRUE(bls_entry_compare(plain_10, plain_9) < 0);      /* newest ID first */
+        ASSERT_EQ(bls_entry_compare(plain_9, plain_9), 0);
+        bls_entry_free(keyed_old);
+        bls_entry_free(keyed_new);
+        bls_entry_free(keyed_other);
+        bls_entry_free(plain_9);
+        bls_entry_free(plain_10);
+}
+
+TEST(glob) {
+        ASSERT_TRUE(bls_glob_match("*", "anything"));
+        ASSERT_TRUE(bls_glob_match("debian-*", "debian-6.1"));
+        ASSERT_TRUE(bls_glob_match("DEBIAN-*", "debian-6.1"));
+        ASSERT_TRUE(bls_glob_match("linux-?.1", "linux-6.1"));
+        ASSERT_TRUE(bls_glob_match("linux-[5-6].*", "linux-6.1"));
+        ASSERT_FALSE(bls_glob_match("linux-[7-9].*", "linux-6.1"));
+        ASSERT_FALSE(bls_glob_match("debian", "debian-6.1"));
+        ASSERT_TRUE(bls_glob_match("", ""));
+        ASSERT_FALSE(bls_glob_match("a[b", "ab"));
+}

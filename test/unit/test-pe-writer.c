@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Tests for appending UKI sections to the stub this build made; the result is read back by our reader
+ * and by binutils' objdump. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "pe-image.h"
+#include "pe-writer.h"
+#include "tests.h"
+
+TEST(append_and_read_back) {
+        const char *stub = getenv("URLBOOT_TEST_STUB");
+        static char big[300000];
+        PeNewSection add[] = {
+                { ".osrel", "ID=test\n", 8 },
+                { ".cmdline", "console=ttyS0", 13 },
+                { ".initrd", big, sizeof big },
+                { ".linux", "MZ-not-really-a-kernel", 22 },
+        };
+        char *image, error[256], path[512], cmd[700], line[256];
+        void *uki;
+        size_t size, uki_size;
+        PeHeaders h;
+        uint64_t last_va_end = 0, last_file_end = 0;
+        int seen = 0;
+        FILE *p;
+
+        if (!stub || access(stub, F_OK) < 0) {
+                test_note("no stub built (gnu-efi missing): skipped");
+                return;
+        }
+        for (size_t i = 0; i < sizeof big; i++)
+                big[i] = (char) (i * 7);
+        ASSERT_OK(read_full_file(stub, 16 << 20, &image, &size));
+        ASSERT_OK(pe_append_sections(image, size, add, 4, &uki, &uki_size, error, sizeof error));
+        ASSERT_OK(pe_parse_headers(uki, uki_size, &h));
+
+        for (size_t i = 0; i < h.n_sections; i++) {
+                PeSection s;
+                ASSERT_OK(pe_get_section(uki, uki_size, &h, i, &s));
+                /* aligned, ascending, not overlapping, inside the file */
+                ASSERT_EQ(s.virtual_address % h.section_alignment, 0);
+                ASSERT_EQ(s.raw_offset % h.file_alignment, 0);
+                ASSERT_TRUE(s.virtual_address >= last_va_end);
+                if (s.raw_size) {
+                        ASSERT_TRUE(s.raw_offset >= last_file_end);
+                        ASSERT_TRUE((uint64_t) s.raw_offset + s.raw_size <= uki_size);
+                        last_file_end = (uint64_t) s.raw_offset + s.raw_size;
+                }
+                last_va_end = (uint64_t) s.virtual_address + (s.virtual_size > s.raw_size ? s.virtual_size : s.raw_size);
+        }
+        ASSERT_TRUE(h.size_of_image >= last_va_end);
+        ASSERT_EQ(h.size_of_image % h.section_alignment, 0);
+
+        for (size_t i = 0; i < 4; i++) {
+                const uint8_t *d;
+                size_t n;
+                ASSERT_OK(pe_find_section(uki, uki_size, add[i].name, false, &d, &n));
+                ASSERT_EQ(n, add[i].size);
+                ASSERT_TRUE(memcmp(d, add[i].data, n) == 0);
+        }
+        /* The checksum field holds the checksum of the file. */
+        ASSERT_EQ(pe_le32((uint8_t *) uki + h.optional_header_offset + PE_OPT_CHECKSUM),
+                  pe_checksum(uki, uki_size, h.optional_header_offset + PE_OPT_CHECKSUM));
+
+        /* binutils agrees. */
+        snprintf(path, sizeof path, "%s/uki.efi", test_tmpdir());
+        ASSERT_OK(write_file_atomic(path, uki, uki_size, 0644));
+        snprintf(cmd, sizeof cmd, "objdump -h %s 2>&1", path);
+        p = popen(cmd, "r");
+        ASSERT_TRUE(p);
+        while (fgets(line, sizeof line, p))
+                for (size_t i = 0; i < 4; i++)
+                        if (strstr(line, add[i].name))
+                                seen++;
+        pclose(p);
+        ASSERT_EQ(seen, 4);
+        free(uki);
+        free(image);
+}
+
+TEST(refusals) {
+        char error[256];
+        void *out;
+        size_t n;
+        PeNewSection one = { ".x", "y", 1 };
+
+        ASSERT_EQ(pe_append_sections("not a PE", 8, &one, 1, &out, &n, error, sizeof error), -EBADMSG);
+}
