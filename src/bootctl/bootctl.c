@@ -11,6 +11,7 @@
 #include "log.h"
 #include "string-util.h"
 #include "uki-build.h"
+#include "uri-entry.h"
 
 #define EXIT_USAGE 2
 
@@ -19,6 +20,9 @@ static void help(void) {
                "\n"
                "Commands:\n"
                "  build-uki     assemble a unified kernel image from the urlboot stub and its parts\n"
+               "  add-uri URL   register a boot entry (Boot####) that HTTP-boots URL\n"
+               "  remove-uri URL|NNNN\n"
+               "                remove such entries\n"
                "\n"
                "Run 'urlbootctl COMMAND --help' for a command's options.\n"
                "  -h --help     this help\n"
@@ -43,6 +47,10 @@ int main(int argc, char *argv[]) {
         }
         if (streq(argv[1], "build-uki"))
                 r = verb_build_uki(argc - 1, argv + 1);
+        else if (streq(argv[1], "add-uri"))
+                r = verb_add_uri(argc - 1, argv + 1);
+        else if (streq(argv[1], "remove-uri"))
+                r = verb_remove_uri(argc - 1, argv + 1);
         else {
                 log_error("Unknown command '%s' (see --help).", argv[1]);
                 return EXIT_USAGE;

@@ -52,7 +52,14 @@ def main():
                        check=True)
         log = os.path.join(logs, f'{name}.log')
         boot = ['--bootfile', f'{name}.efi']
-        if via == 'manager':
+        if via == 'bootentry':
+            # No DHCP boot file: a Boot#### entry Uri(URL) written by urlbootctl into the VARS file.
+            vars_file = os.path.join(logs, f'{name}.vars.fd')
+            shutil.copy('/usr/share/OVMF/OVMF_VARS_4M.fd', vars_file)
+            subprocess.run([os.path.join(build, 'src/bootctl/urlbootctl'), 'add-uri', '--next', '--vars-file', vars_file,
+                            '--title', name, f'http://10.0.2.2:8080/{name}.efi'], check=True, stdout=subprocess.DEVNULL)
+            boot = ['--vars', vars_file]
+        elif via == 'manager':
             boot = ['--bootfile', 'urlbootx64.efi', '--smbios',
                     f'io.systemd.boot.entries-extra:{name}.conf=title {name}\nuki-url :{name}.efi\n']
         p = subprocess.run([os.path.join(src, 'test/netns-run.sh'), sys.executable,

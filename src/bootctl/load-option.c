@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * UEFI load options (Boot####) that boot a URL.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device-path.h"
+#include "load-option.h"
+#include "macro.h"
+#include "pe-image.h"
+#include "utf16.h"
+
+int load_option_make_uri(const char *title, const char *url, void **ret, size_t *ret_size) {
+        _cleanup_free_ void *desc = NULL, *dp = NULL;
+        size_t desc_size, dp_size, size;
+        uint8_t *p;
+        int r;
+
+        r = utf8_to_utf16le(title, strlen(title), &desc, &desc_size);
+        if (r < 0)
+                return r;
+        r = device_path_make_url(url, &dp, &dp_size);
+        if (r < 0)
+                return r;
+        if (dp_size > UINT16_MAX)
+                return -E2BIG;
+
+        size = 4 + 2 + desc_size + dp_size;
+        p = malloc(size);
+        if (!p)
+                return -ENOMEM;
+        p[0] = LOAD_OPTION_ACTIVE;
+        p[1] = p[2] = p[3] = 0;
+        p[4] = (uint8_t) dp_size;
+        p[5] = (uint8_t) (dp_size >> 8);
+        memcpy(p + 6, desc, desc_size);
+        memcpy(p + 6 + desc_size, dp, dp_size);
+        *ret = p;
+        *ret_size = size;
+        return 0;
+}
+
+int load_option_get_uri(const void *data, size_t size, char **ret_url, char **ret_title) {
+        const uint8_t *p = data;
+        size_t dp_len, d = 6;
+        char *url;
+        int r;
+
+        if (size < 6)
+                return -EBADMSG;
+        dp_len = pe_le16(p + 4);
+        /* The description ends at the first UTF-16 NUL. */
+        while (d + 1 < size && (p[d] || p[d + 1]))
+                d += 2;
+        d += 2;
+        if (d > size || dp_len > size - d)
+                return -EBADMSG;
+
+        /* Exactly one Uri() node, then End. */
+        if (dp_len < 8 || p[d] != DEVICE_PATH_TYPE_MESSAGING || p[d + 1] != DEVICE_PATH_SUBTYPE_URI ||
+            pe_le16(p + d + 2) + 4u != dp_len)
+                return -ENOENT;
+        r = device_path_find_url(p + d, dp_len, &url);
+        if (r < 0)
+                return r;
+        if (ret_title) {
+                r = utf16le_to_utf8(p + 6, d - 6, ret_title);
+                if (r < 0) {
+                        free(url);
+                        return r;
+                }
+        }
+        *ret_url = url;
+        return 0;
+}

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlbootctl add-uri / remove-uri.
+ *
+ * Written through efivarfs (NV|BS|RT, global vendor), or with --vars-file= into an OVMF variable
+ * store file, so a virtual machine can be told offline to boot from a URL.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "efivars.h"
+#include "fileio.h"
+#include "import-types.h"
+#include "load-option.h"
+#include "log.h"
+#include "macro.h"
+#include "ovmf-vars.h"
+#include "string-util.h"
+#include "uri-entry.h"
+#include "url.h"
+
+#define VARS_FILE_MAX (64 * 1024 * 1024)
+#define BOOT_ATTRIBUTES EFI_VARIABLE_PERSISTENT_DEFAULT
+
+/* Where variables go: the running firmware (efivarfs) or a VARS file in memory. */
+typedef struct Target {
+        const char *vars_path;
+        char *vars;
+        size_t vars_size;
+        uint8_t global[16];
+} Target;
+
+static int target_open(Target *t, const char *vars_path) {
+        int r;
+
+        *t = (Target) { .vars_path = vars_path };
+        r = efi_guid_from_string(EFI_VENDOR_GLOBAL_STR, t->global);
+        if (r < 0)
+                return r;
+        if (!vars_path)
+                return 0;
+        r = read_full_file(vars_path, VARS_FILE_MAX, &t->vars, &t->vars_size);
+        if (r < 0)
+                return log_error_errno(r, "Failed to read %s: %m", vars_path);
+        return 0;
+}
+
+static int target_get(Target *t, const char *name, void **ret, size_t *ret_size) {
+        if (t->vars) {
+                const uint8_t *d;
+                size_t n;
+                int r = ovmf_vars_get((uint8_t *) t->vars, t->vars_size, name, t->global, &d, &n);
+                if (r < 0)
+                        return r;
+                *ret = malloc(n ? n : 1);
+                if (!*ret)
+                        return -ENOMEM;
+                memcpy(*ret, d, n);
+                *ret_size = n;
+                return 0;
+        }
+        return efi_get_variable(name, EFI_VENDOR_GLOBAL_STR, NULL, ret, ret_size);
+}
+
+static int target_set(Target *t, const char *name, const void *data, size_t size) {
+        if (t->vars) {
+                int r = ovmf_vars_set((uint8_t *) t->vars, t->vars_size, name, t->global, BOOT_ATTRIBUTES, data, size);
+                if (r == -EBADMSG)
+                        log_error("%s is not an OVMF variable store.", t->vars_path);
+                else if (r == -ENOSPC)
+                        log_error("The variable store in %s is full.", t->vars_path);
+                return r;
+        }
+        return efi_set_variable(name, EFI_VENDOR_GLOBAL_STR, BOOT_ATTRIBUTES, data, size);
+}
+
+static int target_close(Target *t) {
+        int r = 0;
+
+        if (t->vars) {
+                r = write_file_atomic(t->vars_path, t->vars, t->vars_size, 0644);
+                if (r < 0)
+                        log_error_errno(r, "Failed to write %s: %m", t->vars_path);
+        }
+        free(t->vars);
+        return r;
+}
+
+static bool slot_used(Target *t, unsigned slot) {
+        char name[16];
+        void *d = NULL;
+        size_t n;
+
+        snprintf(name, sizeof name, "Boot%04X", slot);
+        if (target_get(t, name, &d, &n) < 0)
+                return false;
+        free(d);
+        return true;
+}
+
+/* BootOrder without slot (remove) or with it first/last. */
+static int update_order_full(Target *t, unsigned slot, bool first, bool remove);
+
+static int update_order(Target *t, unsigned slot, bool first) {
+        return update_order_full(t, slot, first, false);
+}
+
+static int update_order_full(Target *t, unsigned slot, bool first, bool remove) {
+        _cleanup_free_ uint16_t *old = NULL;
+        _cleanup_free_ uint8_t *order = NULL;
+        size_t n = 0, k = 0;
+        void *d = NULL;
+
+        if (target_get(t, "BootOrder", &d, &n) >= 0)
+                old = d;
+        n /= 2;
+        order = malloc((n + 1) * 2);
+        if (!order)
+                return -ENOMEM;
+        if (first && !remove) {
+                order[k * 2] = (uint8_t) slot, order[k * 2 + 1] = (uint8_t) (slot >> 8), k++;
+        }
+        for (size_t i = 0; i < n; i++) {
+                uint16_t v = (uint16_t) (((uint8_t *) old)[2 * i] | ((uint8_t *) old)[2 * i + 1] << 8);
+                if (v == slot)
+                        continue;
+                order[k * 2] = (uint8_t) v, order[k * 2 + 1] = (uint8_t) (v >> 8), k++;
+        }
+        if (!first && !remove) {
+                order[k * 2] = (uint8_t) slot, order[k * 2 + 1] = (uint8_t) (slot >> 8), k++;
+        }
+        if (remove && k == n)
+                return 0; /* it was not in the order */
+        return target_set(t, "BootOrder", order, k * 2);
+}
+
+static void uri_help(void) {
+        printf("Usage: urlbootctl add-uri URL [--title=TITLE] [--next | --first] [--vars-file=FILE]\n"
+               "       urlbootctl remove-uri URL|NNNN [--vars-file=FILE]\n"
+               "\n"
+               "add-uri registers a boot entry (Boot####) whose device path is Uri(URL): the firmware\n"
+               "then HTTP-boots URL (a UKI or the urlboot boot manager). It takes the first free\n"
+               "slot and appends it to BootOrder; --first puts it first, --next boots it once\n"
+               "(BootNext) without changing BootOrder. --vars-file writes into an OVMF variable store\n"
+               "file instead of the running firmware's variables.\n");
+}
+
+typedef struct UriArgs {
+        const char *title, *vars;
+        bool next, first;
+} UriArgs;
+
+static int parse_uri_args(int argc, char *argv[], UriArgs *a, const char **ret_arg) {
+        enum { ARG_TITLE = 0x100, ARG_NEXT, ARG_FIRST, ARG_VARS };
+        static const struct option options[] = {
+                { "title", required_argument, NULL, ARG_TITLE },
+                { "next", no_argument, NULL, ARG_NEXT },
+                { "first", no_argument, NULL, ARG_FIRST },
+                { "vars-file", required_argument, NULL, ARG_VARS },
+                { "help", no_argument, NULL, 'h' },
+                {},
+        };
+        int c;
+
+        optind = 0;
+        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+                switch (c) {
+                case ARG_TITLE: a->title = optarg; break;
+                case ARG_NEXT: a->next = true; break;
+                case ARG_FIRST: a->first = true; break;
+                case ARG_VARS: a->vars = optarg; break;
+                case 'h': uri_help(); return 1;
+                default: return -EINVAL;
+                }
+        if (optind + 1 != argc)
+                return log_error_errno(EINVAL, "Expected one URL (see --help).");
+        if (a->next && a->first)
+                return log_error_errno(EINVAL, "--next and --first exclude each other.");
+        *ret_arg = argv[optind];
+        return 0;
+}
+
+int verb_add_uri(int argc, char *argv[]) {
+        _cleanup_free_ void *option = NULL;
+        UriArgs a = {};
+        const char *url;
+        size_t size;
+        Target t;
+        unsigned slot;
+        char name[16];
+        int r;
+
+        r = parse_uri_args(argc, argv, &a, &url);
+        if (r != 0)
+                return r > 0 ? 0 : r;
+        if (!url_is_http(url) || !import_url_is_valid(url))
+                return log_error_errno(EINVAL, "'%s' is not an http or https URL.", url);
+
+        r = load_option_make_uri(a.title ?: url, url, &option, &size);
+        if (r < 0)
+                return log_error_errno(r, "Cannot encode a boot entry for %s: %m", url);
+        r = target_open(&t, a.vars);
+        if (r < 0)
+                return r;
+
+        for (slot = 0; slot <= 0xffff && slot_used(&t, slot); slot++)
+                ;
+        if (slot > 0xffff) {
+                target_close(&t);
+                return log_error_errno(ENOSPC, "No free Boot#### slot.");
+        }
+        snprintf(name, sizeof name, "Boot%04X", slot);
+        r = target_set(&t, name, option, size);
+        if (r >= 0 && a.next) {
+                uint8_t next[2] = { (uint8_t) slot, (uint8_t) (slot >> 8) };
+                r = target_set(&t, "BootNext", next, 2);
+        } else if (r >= 0)
+                r = update_order(&t, slot, a.first);
+        if (r < 0 && !a.vars)
+                log_error_errno(r, "Failed to write the boot entry: %m");
+        if (target_close(&t) < 0 || r < 0)
+                return r < 0 ? r : -EIO;
+        printf("%s\n", name);
+        return 0;
+}
+
+int verb_remove_uri(int argc, char *argv[]) {
+        UriArgs a = {};
+        const char *what;
+        Target t;
+        int r, removed = 0;
+
+        r = parse_uri_args(argc, argv, &a, &what);
+        if (r != 0)
+                return r > 0 ? 0 : r;
+        r = target_open(&t, a.vars);
+        if (r < 0)
+                return r;
+
+        for (unsigned slot = 0; slot <= 0xffff; slot++) {
+                _cleanup_free_ char *url = NULL;
+                char name[16], hex[8];
+                void *d = NULL;
+                size_t n;
+
+                snprintf(name, sizeof name, "Boot%04X", slot);
+                snprintf(hex, sizeof hex, "%04X", slot);
+                if (target_get(&t, name, &d, &n) < 0) {
+                        if (slot > 0x100)
+                                break;
+                        continue;
+                }
+                r = load_option_get_uri(d, n, &url, NULL);
+                free(d);
+                if (r < 0 || !(streq(url, what) || strcasecmp(hex, what) == 0))
+                        continue;
+                r = target_set(&t, name, NULL, 0);
+                if (r >= 0)
+                        r = update_order_full(&t, slot, false, true);
+                if (r < 0)
+                        break;
+                removed++;
+                printf("Removed %s (%s)\n", name, url);
+        }
+        target_close(&t);
+        if (r < 0)
+                return log_error_errno(r, "Failed to remove the boot entry: %m");
+        if (!removed)
+                log_info("No boot entry for %s.", what);
+        return 0;
+}

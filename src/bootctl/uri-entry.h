@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlbootctl add-uri / remove-uri: Boot#### entries that make the firmware HTTP-boot a URL.
+ */
+#pragma once
+
+int verb_add_uri(int argc, char *argv[]);
+int verb_remove_uri(int argc, char *argv[]);
