@@ -40,17 +40,24 @@ static int find_store(const uint8_t *buf, size_t size, Store *ret) {
         return 0;
 }
 
+/* The record after the one at off, or 0 when there is none (end of records, or damage). */
+static size_t next_record(const uint8_t *buf, const Store *s, size_t off) {
+        size_t ns, ds, next;
+
+        if (off + RECORD_HEADER_SIZE > s->end || pe_le16(buf + off) != VAR_START_ID)
+                return 0;
+        ns = pe_le32(buf + off + 36);
+        ds = pe_le32(buf + off + 40);
+        next = ALIGN_TO(off + RECORD_HEADER_SIZE + ns + ds, (size_t) 4);
+        return next > s->end || next <= off ? 0 : next;
+}
+
 /* Walks the records; returns the offset after the last one. */
 static size_t records_end(const uint8_t *buf, const Store *s) {
-        size_t off = s->start;
+        size_t off = s->start, next;
 
-        while (off + RECORD_HEADER_SIZE <= s->end && pe_le16(buf + off) == VAR_START_ID) {
-                size_t ns = pe_le32(buf + off + 36), ds = pe_le32(buf + off + 40);
-                size_t next = ALIGN_TO(off + RECORD_HEADER_SIZE + ns + ds, (size_t) 4);
-                if (next > s->end || next <= off)
-                        break;
+        while ((next = next_record(buf, s, off)) > 0)
                 off = next;
-        }
         return off;
 }
 
@@ -74,15 +81,12 @@ int ovmf_vars_get(const uint8_t *buf, size_t size, const char *name, const uint8
         if (r < 0)
                 return r;
         end = records_end(buf, &s);
-        for (off = s.start; off < end;) {
-                size_t ns = pe_le32(buf + off + 36), ds = pe_le32(buf + off + 40);
+        for (off = s.start; off && off < end; off = next_record(buf, &s, off))
                 if (record_matches(buf, off, name16, name16_size, guid)) {
-                        *ret = buf + off + RECORD_HEADER_SIZE + ns;
-                        *ret_size = ds;
+                        *ret = buf + off + RECORD_HEADER_SIZE + pe_le32(buf + off + 36);
+                        *ret_size = pe_le32(buf + off + 40);
                         return 0;
                 }
-                off = ALIGN_TO(off + RECORD_HEADER_SIZE + ns + ds, (size_t) 4);
-        }
         return -ENOENT;
 }
 
@@ -107,12 +111,9 @@ int ovmf_vars_set(uint8_t *buf, size_t size, const char *name, const uint8_t gui
                 return -ENOSPC;
 
         /* The old value stays in place, marked deleted. */
-        for (off = s.start; off < end;) {
-                size_t ns = pe_le32(buf + off + 36), ds = pe_le32(buf + off + 40);
+        for (off = s.start; off && off < end; off = next_record(buf, &s, off))
                 if (record_matches(buf, off, name16, name16_size, guid))
                         buf[off + 2] &= VAR_DELETED;
-                off = ALIGN_TO(off + RECORD_HEADER_SIZE + ns + ds, (size_t) 4);
-        }
         if (data_size == 0)
                 return 0; /* removed */
 

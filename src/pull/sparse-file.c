@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "macro.h"
 #include "sparse-file.h"
 
@@ -45,23 +46,6 @@ void sparse_file_free(SparseFile *s) {
 static bool block_is_zero(const unsigned char *p, size_t n) {
         /* First byte, then the block compared with itself shifted by one: all equal and zero. */
         return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
-}
-
-static int pwrite_all(int fd, const unsigned char *p, size_t n, uint64_t offset) {
-        while (n > 0) {
-                ssize_t k = pwrite(fd, p, n, (off_t) offset);
-                if (k < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return -errno;
-                }
-                if (k == 0)
-                        return -EIO;
-                p += k;
-                n -= (size_t) k;
-                offset += (uint64_t) k;
-        }
-        return 0;
 }
 
 /* Writes the runs of non-zero blocks in buf; zero blocks stay holes. */

@@ -18,6 +18,7 @@
 #include "efivars.h"
 #include "fileio.h"
 #include "macro.h"
+#include "string-util.h"
 #include "memory-fundamental.h"
 #include "utf16.h"
 
@@ -184,16 +185,6 @@ int efi_set_variable_string(const char *name, const char *vendor, uint32_t attr,
         return r;
 }
 
-static int unhex(char c) {
-        if (c >= '0' && c <= '9')
-                return c - '0';
-        if (c >= 'a' && c <= 'f')
-                return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-                return c - 'A' + 10;
-        return -EINVAL;
-}
-
 /* EFI stores the first three groups little-endian; this is the byte index of each hex pair. */
 static const int guid_byte_order[16] = { 3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15 };
 
@@ -211,8 +202,8 @@ int efi_guid_from_string(const char *s, uint8_t ret[16]) {
                         i++;
                         continue;
                 }
-                hi = unhex(s[i]);
-                lo = unhex(s[i + 1]);
+                hi = unhexchar(s[i]);
+                lo = unhexchar(s[i + 1]);
                 if (hi < 0 || lo < 0)
                         return -EINVAL;
                 ret[guid_byte_order[k++]] = (uint8_t) (hi << 4 | lo);

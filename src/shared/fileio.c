@@ -67,11 +67,12 @@ int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_si
         return 0;
 }
 
-int write_all(int fd, const void *buf, size_t size) {
+/* offset < 0: write at the file position */
+static int write_all_at(int fd, const void *buf, size_t size, int64_t offset) {
         const char *p = buf;
 
         while (size > 0) {
-                ssize_t n = write(fd, p, size);
+                ssize_t n = offset < 0 ? write(fd, p, size) : pwrite(fd, p, size, (off_t) offset);
 
                 if (n < 0) {
                         if (errno == EINTR)
@@ -82,8 +83,18 @@ int write_all(int fd, const void *buf, size_t size) {
                         return -EIO;
                 p += n;
                 size -= (size_t) n;
+                if (offset >= 0)
+                        offset += n;
         }
         return 0;
+}
+
+int write_all(int fd, const void *buf, size_t size) {
+        return write_all_at(fd, buf, size, -1);
+}
+
+int pwrite_all(int fd, const void *buf, size_t size, uint64_t offset) {
+        return write_all_at(fd, buf, size, (int64_t) offset);
 }
 
 int fsync_directory_of(const char *path) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /**
@@ -21,6 +22,9 @@ int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_si
 
 /** Write all of buf to fd, retrying short writes and EINTR. */
 int write_all(int fd, const void *buf, size_t size);
+
+/** The same at a file offset (pwrite). */
+int pwrite_all(int fd, const void *buf, size_t size, uint64_t offset);
 
 /**
  * Write a file atomically.

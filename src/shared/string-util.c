@@ -39,6 +39,16 @@ int parse_boolean(const char *s) {
         return -EINVAL;
 }
 
+int unhexchar(char c) {
+        if (c >= '0' && c <= '9')
+                return c - '0';
+        if (c >= 'a' && c <= 'f')
+                return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+                return c - 'A' + 10;
+        return -EINVAL;
+}
+
 bool string_has_cc(const char *s) {
         for (; *s; s++)
                 if ((unsigned char) *s < ' ' || *s == 0x7f)

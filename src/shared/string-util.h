@@ -31,6 +31,9 @@ char *endswith(const char *s, const char *suffix);
 /** Parse yes/no words the way systemd does (1/yes/y/true/t/on, 0/no/n/false/f/off, any case). */
 int parse_boolean(const char *s);
 
+/** The value of a hex digit, or -EINVAL. */
+int unhexchar(char c);
+
 /** True if s has a byte below 0x20 or 0x7f. */
 bool string_has_cc(const char *s);
 

@@ -80,16 +80,6 @@ int unit_name_path_escape(const char *path, char **ret) {
         return unit_name_escape(p + strspn(p, "/"), ret);
 }
 
-static int unhex(char c) {
-        if (c >= '0' && c <= '9')
-                return c - '0';
-        if (c >= 'a' && c <= 'f')
-                return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-                return c - 'A' + 10;
-        return -1;
-}
-
 int unit_name_unescape(const char *s, char **ret) {
         char *u, *t;
 
@@ -103,7 +93,7 @@ int unit_name_unescape(const char *s, char **ret) {
                 else if (*s == '\\') {
                         int a, b;
 
-                        if (s[1] != 'x' || (a = unhex(s[2])) < 0 || (b = unhex(s[3])) < 0) {
+                        if (s[1] != 'x' || (a = unhexchar(s[2])) < 0 || (b = unhexchar(s[3])) < 0) {
                                 free(u);
                                 return -EINVAL;
                         }

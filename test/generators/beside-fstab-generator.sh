@@ -8,11 +8,7 @@ build=$1
 fstab=/lib/systemd/system-generators/systemd-fstab-generator
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-check() {
-	n=$((n + 1))
-	if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; failed=$((failed + 1)); fi
-}
+. "$(dirname "$0")/../tap.sh"
 
 echo "1..5"
 mkdir -p "$tmp"/{normal,early,late}
@@ -44,4 +40,4 @@ check "initrd-root-fs.target requires sysroot.mount" \
 	"[ -L '$tmp/early/initrd-root-fs.target.requires/sysroot.mount' ]"
 check "the root mount waits for the downloads" \
 	"grep -qx 'After=urlboot-imports.target' '$tmp/early/sysroot.mount'"
-exit $((failed > 0))
+tap_exit

@@ -12,11 +12,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-n=0 failed=0
-check() {
-	n=$((n + 1))
-	if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; failed=$((failed + 1)); fi
-}
+. "$(dirname "$0")/../tap.sh"
 attach() { # attach ARGS... → device on stdout, remembered for cleanup
 	local d
 	d=$("$loop" attach "$@") || return 1
@@ -122,4 +118,4 @@ rm "$URLBOOT_EFIVARFS"/*
 check "nothing stays attached" "! \"$loop\" list | grep -q '$tmp'"
 "$probe" /dev/null >/dev/null 2>&1; rc=$?
 check "the probe refuses what is not a block device" "[ $rc = 1 ]"
-exit $((failed > 0))
+tap_exit

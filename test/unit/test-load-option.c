@@ -73,10 +73,11 @@ TEST(ovmf_vars_store) {
         ASSERT_EQ(ovmf_vars_get((uint8_t *) buf, size, "BootNext", guid, &d, &n), -ENOENT);
 
         /* The store fills up cleanly. */
+        static const uint8_t filler[1000];
         while (r == 0 && count < 100000) {
                 char name[32];
                 snprintf(name, sizeof name, "Fill%05d", count++);
-                r = ovmf_vars_set((uint8_t *) buf, size, name, guid, 7, buf + 4096, 1000);
+                r = ovmf_vars_set((uint8_t *) buf, size, name, guid, 7, filler, sizeof filler);
         }
         ASSERT_EQ(r, -ENOSPC);
         ASSERT_EQ(ovmf_vars_set((uint8_t *) "not a store", 11, "X", guid, 7, "x", 1), -EBADMSG);

@@ -5,11 +5,7 @@ xkb=$1
 data=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-check() {
-	n=$((n + 1))
-	if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; failed=$((failed + 1)); fi
-}
+. "$(dirname "$0")/../tap.sh"
 env_file() { echo "$1/etc/environment.d/90-xkb.conf"; }
 x11_file() { echo "$1/etc/X11/xorg.conf.d/00-keyboard.conf"; }
 echo "1..20"
@@ -90,4 +86,4 @@ h=$?
 "$xkb" frobnicate 2>/dev/null
 rc=$?
 check "--help works and unknown commands exit 2" "[ $h = 0 ] && [ $rc = 2 ]"
-exit $((failed > 0))
+tap_exit
