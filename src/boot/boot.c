@@ -28,9 +28,6 @@
         (EFI_LOADER_FEATURE_ENTRY_DEFAULT | EFI_LOADER_FEATURE_ENTRY_ONESHOT | EFI_LOADER_FEATURE_SORT_KEY | \
          EFI_LOADER_FEATURE_REPORT_URL | EFI_LOADER_FEATURE_TYPE1_UKI_URL)
 
-static EFI_GUID smbios3_guid = { 0xf2fd1544, 0x9794, 0x4a2c, { 0x99, 0x2e, 0xe5, 0xbb, 0xcf, 0x20, 0xe3, 0x94 } };
-static EFI_GUID smbios_guid = { 0xeb9d2d31, 0x2d88, 0x11d3, { 0x9a, 0x16, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d } };
-
 typedef struct Menu {
         BlsEntry *entries[ENTRIES_MAX];
         unsigned n;
@@ -71,28 +68,7 @@ static int on_oem_string(const char *s, size_t n, void *userdata) {
 }
 
 static void collect_smbios(Menu *m) {
-        for (UINTN i = 0; i < ST->NumberOfTableEntries; i++) {
-                EFI_CONFIGURATION_TABLE *t = &ST->ConfigurationTable[i];
-                const uint8_t *ep = t->VendorTable;
-
-                /* SMBIOS3 first; QEMU's q35 offers only the 2.x table. */
-                if (CompareGuid(&t->VendorGuid, &smbios3_guid) == 0 && fmemcmp(ep, "_SM3_", 5) == 0) {
-                        uint64_t addr = pe_le32(ep + 0x10) | (uint64_t) pe_le32(ep + 0x14) << 32;
-                        (void) smbios_oem_strings_foreach((const void *) (UINTN) addr, pe_le32(ep + 0x0c),
-                                                          on_oem_string, m);
-                        return;
-                }
-        }
-        for (UINTN i = 0; i < ST->NumberOfTableEntries; i++) {
-                EFI_CONFIGURATION_TABLE *t = &ST->ConfigurationTable[i];
-                const uint8_t *ep = t->VendorTable;
-
-                if (CompareGuid(&t->VendorGuid, &smbios_guid) == 0 && fmemcmp(ep, "_SM_", 4) == 0) {
-                        (void) smbios_oem_strings_foreach((const void *) (UINTN) pe_le32(ep + 0x18),
-                                                          pe_le16(ep + 0x16), on_oem_string, m);
-                        return;
-                }
-        }
+        smbios_foreach_oem_string(on_oem_string, m);
 }
 
 /* .entries: "ID.conf=BODY" records separated by NUL bytes, the same form as the SMBIOS strings. */

@@ -6,6 +6,8 @@
 #include "device-path.h"
 #include "efi-util.h"
 #include "memory-fundamental.h"
+#include "pe-image.h"
+#include "smbios.h"
 #include "string-fundamental.h"
 #include "utf16.h"
 
@@ -178,4 +180,30 @@ char *firmware_info(void) {
 
 char *firmware_type(void) {
         return format_version("UEFI", ST->Hdr.Revision);
+}
+
+static EFI_GUID smbios3_guid = { 0xf2fd1544, 0x9794, 0x4a2c, { 0x99, 0x2e, 0xe5, 0xbb, 0xcf, 0x20, 0xe3, 0x94 } };
+static EFI_GUID smbios_guid = { 0xeb9d2d31, 0x2d88, 0x11d3, { 0x9a, 0x16, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d } };
+
+void smbios_foreach_oem_string(int (*cb)(const char *s, size_t n, void *userdata), void *userdata) {
+        for (UINTN i = 0; i < ST->NumberOfTableEntries; i++) {
+                EFI_CONFIGURATION_TABLE *t = &ST->ConfigurationTable[i];
+                const uint8_t *ep = t->VendorTable;
+
+                if (CompareGuid(&t->VendorGuid, &smbios3_guid) == 0 && fmemcmp(ep, "_SM3_", 5) == 0) {
+                        uint64_t addr = pe_le32(ep + 0x10) | (uint64_t) pe_le32(ep + 0x14) << 32;
+                        (void) smbios_oem_strings_foreach((const void *) (UINTN) addr, pe_le32(ep + 0x0c), cb, userdata);
+                        return;
+                }
+        }
+        for (UINTN i = 0; i < ST->NumberOfTableEntries; i++) {
+                EFI_CONFIGURATION_TABLE *t = &ST->ConfigurationTable[i];
+                const uint8_t *ep = t->VendorTable;
+
+                if (CompareGuid(&t->VendorGuid, &smbios_guid) == 0 && fmemcmp(ep, "_SM_", 4) == 0) {
+                        (void) smbios_oem_strings_foreach((const void *) (UINTN) pe_le32(ep + 0x18), pe_le16(ep + 0x16),
+                                                          cb, userdata);
+                        return;
+                }
+        }
 }

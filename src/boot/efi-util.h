@@ -48,3 +48,9 @@ char *device_path_partition_uuid(const EFI_DEVICE_PATH *dp);
 /** "vendor major.minor" of the firmware, and "UEFI major.minor". */
 char *firmware_info(void);
 char *firmware_type(void);
+
+/**
+ * Call cb for every SMBIOS type 11 string of the firmware's table (the SMBIOS3 table if there is one,
+ * else the 2.x table, which is all QEMU's q35 offers).
+ */
+void smbios_foreach_oem_string(int (*cb)(const char *s, size_t n, void *userdata), void *userdata);

@@ -17,8 +17,11 @@
 #include "pe-image.h"
 #include "string-fundamental.h"
 
-#define STUB_FEATURES \
-        (EFI_STUB_FEATURE_REPORT_BOOT_PARTITION | EFI_STUB_FEATURE_REPORT_STUB_PARTITION | EFI_STUB_FEATURE_REPORT_URL)
+#define STUB_FEATURES                                                                                    \
+        (EFI_STUB_FEATURE_REPORT_BOOT_PARTITION | EFI_STUB_FEATURE_REPORT_STUB_PARTITION |                 \
+         EFI_STUB_FEATURE_REPORT_URL | EFI_STUB_FEATURE_CMDLINE_SMBIOS)
+
+#define SMBIOS_CMDLINE_EXTRA "io.systemd.stub.kernel-cmdline-extra="
 
 typedef struct Section {
         const uint8_t *data;
@@ -62,6 +65,68 @@ static CHAR16 *make_cmdline(EFI_LOADED_IMAGE *li, const Section *cmdline, UINTN 
                 ;
         *ret_bytes = (n + 1) * sizeof(CHAR16);
         return c;
+}
+
+typedef struct Extra {
+        char *text;     /* UTF-8, words separated by spaces */
+} Extra;
+
+static int collect_cmdline_extra(const char *s, size_t n, void *userdata) {
+        Extra *e = userdata;
+        size_t p = fstrlen(SMBIOS_CMDLINE_EXTRA), old = e->text ? fstrlen(e->text) : 0;
+        char *t;
+
+        if (n <= p || fmemcmp(s, SMBIOS_CMDLINE_EXTRA, p) != 0)
+                return 0;
+        t = fmalloc(old + 1 + (n - p) + 1);
+        if (!t)
+                return 0;
+        if (old) {
+                fmemcpy(t, e->text, old);
+                t[old++] = ' ';
+        }
+        fmemcpy(t + old, s + p, n - p);
+        t[old + n - p] = 0;
+        ffree(e->text);
+        e->text = t;
+        return 0;
+}
+
+/* Appends the SMBIOS io.systemd.stub.kernel-cmdline-extra= words (only without Secure Boot, where
+ * the command line is not ours to trust anyway). */
+static CHAR16 *append_smbios_extra(CHAR16 *cmdline, UINTN *bytes) {
+        Extra e = {};
+        CHAR16 *x, *all;
+        UINTN a = 0, b = 0;
+
+        if (secure_boot_enabled())
+                return cmdline;
+        smbios_foreach_oem_string(collect_cmdline_extra, &e);
+        if (!e.text)
+                return cmdline;
+        x = utf8_to_char16(e.text, fstrlen(e.text));
+        ffree(e.text);
+        if (!x)
+                return cmdline;
+        while (cmdline && cmdline[a])
+                a++;
+        while (x[b])
+                b++;
+        all = fmalloc((a + 1 + b + 1) * sizeof(CHAR16));
+        if (!all) {
+                ffree(x);
+                return cmdline;
+        }
+        if (a)
+                fmemcpy(all, cmdline, a * sizeof(CHAR16));
+        if (a)
+                all[a++] = L' ';
+        fmemcpy(all + a, x, b * sizeof(CHAR16));
+        all[a + b] = 0;
+        ffree(x);
+        ffree(cmdline);
+        *bytes = (a + b + 1) * sizeof(CHAR16);
+        return all;
 }
 
 static void export_variables(EFI_LOADED_IMAGE *li) {
@@ -134,6 +199,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
 
         export_variables(li);
         cmdline = make_cmdline(li, &cmdline_section, &cmdline_bytes);
+        cmdline = append_smbios_extra(cmdline, &cmdline_bytes);
 
         if (initrd_section.size > 0) {
                 s = initrd_register(initrd_section.data, initrd_section.size, &initrd_handle);

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <linux/magic.h>
 #include <sys/statvfs.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -183,6 +185,7 @@ static void *unpack_thread(void *userdata) {
 static int check_free_space(Attempt *a, uint64_t needed) {
         _cleanup_free_ char *dir = NULL;
         struct statvfs sv;
+        struct statfs sf;
         char need[32], have[32];
         uint64_t avail;
 
@@ -191,6 +194,15 @@ static int check_free_space(Attempt *a, uint64_t needed) {
         avail = (uint64_t) sv.f_bavail * sv.f_frsize;
         if (avail >= needed)
                 return 0;
+        if (statfs(dir, &sf) >= 0 && sf.f_type == TMPFS_MAGIC) {
+                char more[32];
+                /* In RAM: what is missing is memory (the initrd's /run is a share of it). */
+                format_bytes(more, sizeof more, needed - avail);
+                return fail(a, -ENOSPC,
+                            "Not enough room in %s, which lives in RAM: the download alone is %s, only %s are free. "
+                            "Give the machine at least %s more RAM, or raise rd.urlboot.run_size= (default 75%%).",
+                            dir, format_bytes(need, sizeof need, needed), format_bytes(have, sizeof have, avail), more);
+        }
         return fail(a, -ENOSPC,
                     "Not enough space in %s: the download alone is %s, only %s are free. Free some space, "
                     "give the machine more RAM (for /run), or choose another --image-root.",
@@ -539,8 +551,8 @@ static int run_attempt(Attempt *a) {
                 a->error[0] = 0;
                 r = a->unpack_result;
                 if (r == -ENOSPC)
-                        return fail(a, r, "No space left in %s while writing the image (%s so far). Free space or "
-                                    "choose another --image-root.", a->o->image_root, a->o->name);
+                        return fail(a, r, "No space left in %s while unpacking %s. Free space (or RAM, for /run) or "
+                                    "choose another --image-root.", a->o->image_root, a->url);
                 return fail(a, r, "Failed to unpack %s: %s.", a->url, describe_unpack_error(a, r));
         }
         if (r < 0)

@@ -59,9 +59,11 @@ def main():
             subprocess.run([os.path.join(build, 'src/bootctl/urlbootctl'), 'add-uri', '--next', '--vars-file', vars_file,
                             '--title', name, f'http://10.0.2.2:8080/{name}.efi'], check=True, stdout=subprocess.DEVNULL)
             boot = ['--vars', vars_file]
-        elif via == 'manager':
+        elif via in ('manager', 'manager-extra'):
             boot = ['--bootfile', 'urlbootx64.efi', '--smbios',
                     f'io.systemd.boot.entries-extra:{name}.conf=title {name}\nuki-url :{name}.efi\n']
+            if via == 'manager-extra':
+                boot += ['--smbios', 'io.systemd.stub.kernel-cmdline-extra=urlboot.smbios_extra=yes']
         p = subprocess.run([os.path.join(src, 'test/netns-run.sh'), sys.executable,
                             os.path.join(src, 'tools/e2e/boot.py'), '--srv', srv, '--log', log, '--timeout', timeout,
                             '--expect', expect] + boot,

@@ -32,7 +32,7 @@ if [ "$(id -u)" != 0 ] || [ ! -e /dev/loop-control ]; then
 	echo "1..0 # SKIP needs root and /dev/loop-control"
 	exit 0
 fi
-echo "1..21"
+echo "1..22"
 export URLBOOT_EFIVARFS=$tmp/efivars
 mkdir -p "$URLBOOT_EFIVARFS"
 
@@ -114,6 +114,15 @@ d=$(attach --ref=anything "$tmp/netesp.raw")
 check "a loop disk holding the booted ESP provides the root" "prop \"\$('$probe' ${d}p2)\" ID_PART_GPT_AUTO_ROOT=1"
 "$loop" detach "$d"
 rm "$URLBOOT_EFIVARFS"/*
+
+# Eight attaches at once: each must get its own device (free-device races are retried).
+for i in $(seq 8); do cp "$tmp/rootdisk.raw" "$tmp/par$i.raw"; done
+for i in $(seq 8); do "$loop" attach --ref=par$i "$tmp/par$i.raw" > "$tmp/par$i.dev" 2>&1 & done
+wait
+for i in $(seq 8); do d=$(cat "$tmp/par$i.dev"); case "$d" in /dev/loop*) attached+=("$d") ;; esac; done
+check "eight parallel attaches get eight different devices" \
+	"[ \$(cat $tmp/par*.dev | grep -c '^/dev/loop') = 8 ] && [ \$(cat $tmp/par*.dev | sort -u | wc -l) = 8 ]"
+for i in $(seq 8); do "$loop" detach "$tmp/par$i.raw"; done
 
 check "nothing stays attached" "! \"$loop\" list | grep -q '$tmp'"
 "$probe" /dev/null >/dev/null 2>&1; rc=$?
