@@ -10,6 +10,7 @@
 
 #include "log.h"
 #include "string-util.h"
+#include "status.h"
 #include "uki-build.h"
 #include "uri-entry.h"
 
@@ -19,6 +20,7 @@ static void help(void) {
         printf("Usage: urlbootctl COMMAND [OPTIONS]\n"
                "\n"
                "Commands:\n"
+               "  status        firmware, boot loader and stub as they reported (incl. network boot URLs)\n"
                "  build-uki     assemble a unified kernel image from the urlboot stub and its parts\n"
                "  add-uri URL   register a boot entry (Boot####) that HTTP-boots URL\n"
                "  remove-uri URL|NNNN\n"
@@ -45,7 +47,9 @@ int main(int argc, char *argv[]) {
                 puts("urlbootctl " URLBOOT_VERSION);
                 return EXIT_SUCCESS;
         }
-        if (streq(argv[1], "build-uki"))
+        if (streq(argv[1], "status"))
+                r = verb_status(argc - 1, argv + 1);
+        else if (streq(argv[1], "build-uki"))
                 r = verb_build_uki(argc - 1, argv + 1);
         else if (streq(argv[1], "add-uri"))
                 r = verb_add_uri(argc - 1, argv + 1);

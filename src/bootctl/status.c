@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlbootctl status: what the firmware, the boot loader and the stub reported.
+ *
+ * The labels are systemd bootctl's, so both tools read alike; the "Net Boot URL" lines are what
+ * bootctl 252 predates.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "efivars.h"
+#include "json-writer.h"
+#include "log.h"
+#include "macro.h"
+#include "status.h"
+
+typedef struct Feature {
+        uint64_t bit;
+        const char *label;
+} Feature;
+
+/* bootctl's order: boot counting first, then by bit. */
+static const Feature loader_features[] = {
+        { EFI_LOADER_FEATURE_BOOT_COUNTING, "Boot counting" },
+        { EFI_LOADER_FEATURE_CONFIG_TIMEOUT, "Menu timeout control" },
+        { EFI_LOADER_FEATURE_CONFIG_TIMEOUT_ONE_SHOT, "One-shot menu timeout control" },
+        { EFI_LOADER_FEATURE_ENTRY_DEFAULT, "Default entry control" },
+        { EFI_LOADER_FEATURE_ENTRY_ONESHOT, "One-shot entry control" },
+        { EFI_LOADER_FEATURE_XBOOTLDR, "Support for XBOOTLDR partition" },
+        { EFI_LOADER_FEATURE_RANDOM_SEED, "Support for passing random seed to OS" },
+        { EFI_LOADER_FEATURE_LOAD_DRIVER, "Load drop-in drivers" },
+        { EFI_LOADER_FEATURE_SORT_KEY, "Support Type #1 sort-key field" },
+        { EFI_LOADER_FEATURE_SAVED_ENTRY, "Support @saved pseudo-entry" },
+        { EFI_LOADER_FEATURE_DEVICETREE, "Support Type #1 devicetree field" },
+        { EFI_LOADER_FEATURE_SECUREBOOT_ENROLL, "Enroll SecureBoot keys" },
+        { EFI_LOADER_FEATURE_RETAIN_SHIM, "Retain SHIM protocols" },
+        { EFI_LOADER_FEATURE_MENU_DISABLE, "Menu can be disabled" },
+        { EFI_LOADER_FEATURE_MULTI_PROFILE_UKI, "Multi-Profile UKIs are supported" },
+        { EFI_LOADER_FEATURE_REPORT_URL, "Loader reports network boot URL" },
+        { EFI_LOADER_FEATURE_TYPE1_UKI, "Support Type #1 uki field" },
+        { EFI_LOADER_FEATURE_TYPE1_UKI_URL, "Support Type #1 uki-url field" },
+        { EFI_LOADER_FEATURE_TPM2_ACTIVE_PCR_BANKS, "Loader reports TPM2 active PCR banks" },
+};
+
+static const Feature stub_features[] = {
+        { EFI_STUB_FEATURE_REPORT_BOOT_PARTITION, "Stub reports loader partition information" },
+        { EFI_STUB_FEATURE_REPORT_STUB_PARTITION, "Stub reports stub partition information" },
+        { EFI_STUB_FEATURE_REPORT_URL, "Stub reports network boot URL" },
+        { EFI_STUB_FEATURE_PICK_UP_CREDENTIALS, "Picks up credentials from boot partition" },
+        { EFI_STUB_FEATURE_PICK_UP_SYSEXTS, "Picks up system extension images from boot partition" },
+        { EFI_STUB_FEATURE_PICK_UP_CONFEXTS, "Picks up configuration extension images from boot partition" },
+        { EFI_STUB_FEATURE_THREE_PCRS, "Measures kernel+command line+sysexts" },
+        { EFI_STUB_FEATURE_RANDOM_SEED, "Support for passing random seed to OS" },
+        { EFI_STUB_FEATURE_CMDLINE_ADDONS, "Pick up .cmdline from addons" },
+        { EFI_STUB_FEATURE_CMDLINE_SMBIOS, "Pick up .cmdline from SMBIOS Type 11" },
+        { EFI_STUB_FEATURE_DEVICETREE_ADDONS, "Pick up .dtb from addons" },
+        { EFI_STUB_FEATURE_MULTI_PROFILE_UKI, "Stub understands profile selector" },
+};
+
+static char *get_string(const char *name) {
+        char *s = NULL;
+
+        if (efi_get_variable_string(name, EFI_VENDOR_LOADER_STR, &s) < 0)
+                return NULL;
+        return s;
+}
+
+static int get_features(const char *name, uint64_t *ret) {
+        _cleanup_free_ uint8_t *d = NULL;
+        size_t n;
+        uint64_t v = 0;
+        int r = efi_get_variable(name, EFI_VENDOR_LOADER_STR, NULL, (void **) &d, &n);
+
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < n && i < 8; i++)
+                v |= (uint64_t) d[i] << (8 * i);
+        *ret = v;
+        return 0;
+}
+
+static int secure_boot(void) {
+        _cleanup_free_ uint8_t *d = NULL;
+        size_t n;
+
+        if (efi_get_variable("SecureBoot", EFI_VENDOR_GLOBAL_STR, NULL, (void **) &d, &n) < 0 || n < 1)
+                return -1;
+        return d[0] == 1;
+}
+
+typedef struct Section {
+        const char *title, *product_var, *features_var, *url_var;
+        const Feature *features;
+        size_t n_features;
+} Section;
+
+static const Section sections[] = {
+        { "Current Boot Loader", "LoaderInfo", "LoaderFeatures", "LoaderDeviceURL", loader_features,
+          ELEMENTSOF(loader_features) },
+        { "Current Stub", "StubInfo", "StubFeatures", "StubDeviceURL", stub_features, ELEMENTSOF(stub_features) },
+};
+
+static void print_text(void) {
+        _cleanup_free_ char *fw = get_string("LoaderFirmwareType"), *fwi = get_string("LoaderFirmwareInfo");
+        _cleanup_free_ char *cur = get_string("LoaderEntrySelected"), *def = get_string("LoaderEntryDefault");
+        int sb = secure_boot();
+
+        printf("System:\n");
+        if (fw || fwi)
+                printf("      Firmware: %s%s%s%s\n", fw ?: "n/a", fwi ? " (" : "", fwi ?: "", fwi ? ")" : "");
+        printf("   Secure Boot: %s\n", sb < 0 ? "unknown" : sb ? "enabled" : "disabled");
+
+        for (size_t s = 0; s < ELEMENTSOF(sections); s++) {
+                _cleanup_free_ char *product = get_string(sections[s].product_var), *url = get_string(sections[s].url_var);
+                uint64_t f = 0;
+                bool have_f = get_features(sections[s].features_var, &f) >= 0;
+
+                if (!product && !have_f && !url)
+                        continue;
+                printf("\n%s:\n", sections[s].title);
+                printf("       Product: %s\n", product ?: "n/a");
+                for (size_t i = 0; have_f && i < sections[s].n_features; i++)
+                        printf("%s %s %s\n", i == 0 ? "      Features:" : "               ",
+                               f & sections[s].features[i].bit ? "✓" : "✗", sections[s].features[i].label);
+                if (url)
+                        printf("  Net Boot URL: %s\n", url);
+        }
+        if (cur || def) {
+                printf("\n");
+                if (cur)
+                        printf(" Current Entry: %s\n", cur);
+                if (def)
+                        printf(" Default Entry: %s\n", def);
+        }
+}
+
+static void print_json(void) {
+        _cleanup_free_ char *fw = get_string("LoaderFirmwareType"), *fwi = get_string("LoaderFirmwareInfo");
+        _cleanup_free_ char *cur = get_string("LoaderEntrySelected"), *def = get_string("LoaderEntryDefault");
+        int sb = secure_boot();
+
+        putchar('{');
+        json_write_key(stdout, "firmware", true);
+        json_write_string(stdout, fw);
+        json_write_key(stdout, "firmwareInfo", false);
+        json_write_string(stdout, fwi);
+        json_write_key(stdout, "secureBoot", false);
+        fputs(sb < 0 ? "null" : sb ? "true" : "false", stdout);
+        for (size_t s = 0; s < ELEMENTSOF(sections); s++) {
+                _cleanup_free_ char *product = get_string(sections[s].product_var), *url = get_string(sections[s].url_var);
+                uint64_t f = 0;
+                bool have_f = get_features(sections[s].features_var, &f) >= 0, first = true;
+
+                json_write_key(stdout, s == 0 ? "loader" : "stub", false);
+                putchar('{');
+                json_write_key(stdout, "product", true);
+                json_write_string(stdout, product);
+                json_write_key(stdout, "url", false);
+                json_write_string(stdout, url);
+                json_write_key(stdout, "features", false);
+                putchar('[');
+                for (size_t i = 0; have_f && i < sections[s].n_features; i++)
+                        if (f & sections[s].features[i].bit) {
+                                if (!first)
+                                        putchar(',');
+                                json_write_string(stdout, sections[s].features[i].label);
+                                first = false;
+                        }
+                fputs("]}", stdout);
+        }
+        json_write_key(stdout, "currentEntry", false);
+        json_write_string(stdout, cur);
+        json_write_key(stdout, "defaultEntry", false);
+        json_write_string(stdout, def);
+        puts("}");
+}
+
+int verb_status(int argc, char *argv[]) {
+        static const struct option options[] = {
+                { "json", no_argument, NULL, 'j' },
+                { "help", no_argument, NULL, 'h' },
+                {},
+        };
+        bool json = false;
+        int c;
+
+        optind = 0;
+        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+                switch (c) {
+                case 'j':
+                        json = true;
+                        break;
+                case 'h':
+                        printf("Usage: urlbootctl status [--json]\n\n"
+                               "Show the firmware, the boot loader and the stub as they reported themselves in EFI\n"
+                               "variables, including the URLs they were network-booted from.\n");
+                        return 0;
+                default:
+                        return -EINVAL;
+                }
+        if (optind != argc)
+                return log_error_errno(EINVAL, "status takes no arguments.");
+        if (json)
+                print_json();
+        else
+                print_text();
+        return 0;
+}

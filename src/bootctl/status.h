@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlbootctl status: what the firmware, the boot loader and the stub reported (EFI variables).
+ */
+#pragma once
+
+int verb_status(int argc, char *argv[]);
