@@ -48,11 +48,20 @@ def main():
         via = fields[4] if len(fields) > 4 else 'direct'
         cmdline = re.sub(r'\{sha256:([^}]+)\}', lambda m: sha256(os.path.join(srv, m.group(1))), cmdline)
         uki = os.path.join(srv, f'{name}.efi')
-        subprocess.run([os.path.join(src, 'tools/e2e/make-uki'), assets, build, uki, 'console=ttyS0 ' + cmdline],
-                       check=True)
+        subprocess.run([os.path.join(src, 'tools/e2e/make-uki'), assets, build, uki, 'console=ttyS0 ' + cmdline]
+                       + (['--sign'] if via.startswith('secureboot') else []), check=True)
+        if via == 'secureboot-tampered':
+            # One byte of the signed UKI changed: inside the .linux section, far from the headers.
+            with open(uki, 'r+b') as f:
+                f.seek(os.path.getsize(uki) - 4096)
+                b = f.read(1)
+                f.seek(-1, 1)
+                f.write(bytes([b[0] ^ 0xff]))
         log = os.path.join(logs, f'{name}.log')
         boot = ['--bootfile', f'{name}.efi']
-        if via == 'bootentry':
+        if via.startswith('secureboot'):
+            boot = ['--bootfile', f'{name}.efi', '--secure-boot']
+        elif via == 'bootentry':
             # No DHCP boot file: a Boot#### entry Uri(URL) written by urlbootctl into the VARS file.
             vars_file = os.path.join(logs, f'{name}.vars.fd')
             shutil.copy('/usr/share/OVMF/OVMF_VARS_4M.fd', vars_file)

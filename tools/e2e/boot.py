@@ -58,6 +58,8 @@ def main():
     ap.add_argument('--vars', help='OVMF variable store to use (copied)')
     ap.add_argument('--smbios', action='append', default=[])
     ap.add_argument('--memory', type=int, default=2048)
+    ap.add_argument('--secure-boot', action='store_true',
+                    help='OVMF with Secure Boot and Debian\'s snakeoil keys enrolled')
     args = ap.parse_args()
     top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -67,18 +69,23 @@ def main():
     try:
         server = start_server(top, args.srv, tmp)
         vars_file = os.path.join(tmp, 'vars.fd')
-        shutil.copy(args.vars or '/usr/share/OVMF/OVMF_VARS_4M.fd', vars_file)
+        code = '/usr/share/OVMF/OVMF_CODE_4M.secboot.fd' if args.secure_boot else '/usr/share/OVMF/OVMF_CODE_4M.fd'
+        default_vars = '/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd' if args.secure_boot else '/usr/share/OVMF/OVMF_VARS_4M.fd'
+        shutil.copy(args.vars or default_vars, vars_file)
         netdev = 'user,id=n0,ipv6=off'
         if args.bootfile:
             netdev += f',bootfile=http://10.0.2.2:8080/{args.bootfile.lstrip("/")}'
-        cmd = ['qemu-system-x86_64', '-machine', 'q35', '-accel', 'tcg', '-m', str(args.memory), '-smp', '2',
+        machine = 'q35,smm=on' if args.secure_boot else 'q35'
+        cmd = ['qemu-system-x86_64', '-machine', machine, '-accel', 'tcg', '-m', str(args.memory), '-smp', '2',
                '-nographic', '-nodefaults', '-serial', 'stdio', '-no-reboot',
-               '-drive', 'if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd',
+               '-drive', f'if=pflash,format=raw,readonly=on,file={code}',
                '-drive', f'if=pflash,format=raw,file={vars_file}',
                '-fw_cfg', 'name=opt/org.tianocore/IPv4PXESupport,string=no',
                '-fw_cfg', 'name=opt/org.tianocore/IPv6PXESupport,string=no',
                '-fw_cfg', 'name=opt/org.tianocore/IPv6Support,string=no',
                '-netdev', netdev, '-device', 'virtio-net-pci,netdev=n0,romfile=']
+        if args.secure_boot:
+            cmd += ['-global', 'driver=cfi.pflash01,property=secure,value=on']
         for s in args.smbios:
             cmd += ['-smbios', f'type=11,value={s}']
         t0 = time.monotonic()
