@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "list.h"
 #include "log.h"
 #include "string-util.h"
 #include "status.h"
@@ -21,6 +22,7 @@ static void help(void) {
                "\n"
                "Commands:\n"
                "  status        firmware, boot loader and stub as they reported (incl. network boot URLs)\n"
+               "  list          the entries the boot manager would show, in its order\n"
                "  build-uki     assemble a unified kernel image from the urlboot stub and its parts\n"
                "  add-uri URL   register a boot entry (Boot####) that HTTP-boots URL\n"
                "  remove-uri URL|NNNN\n"
@@ -49,6 +51,8 @@ int main(int argc, char *argv[]) {
         }
         if (streq(argv[1], "status"))
                 r = verb_status(argc - 1, argv + 1);
+        else if (streq(argv[1], "list"))
+                r = verb_list(argc - 1, argv + 1);
         else if (streq(argv[1], "build-uki"))
                 r = verb_build_uki(argc - 1, argv + 1);
         else if (streq(argv[1], "add-uri"))

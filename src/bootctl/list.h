@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlbootctl list: the entries the boot manager would show, in its order.
+ */
+#pragma once
+
+int verb_list(int argc, char *argv[]);

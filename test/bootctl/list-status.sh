@@ -1,0 +1,50 @@
+#!/bin/bash
+# urlbootctl list and status on a fake ESP, SMBIOS tables and efivarfs. Prints TAP.
+set -u
+build=$(realpath "$1") src=$(realpath "$2")
+. "$src/test/tap.sh"
+ctl=$build/src/bootctl/urlbootctl
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "1..7"
+
+esp=$tmp/esp
+mkdir -p "$esp/loader/entries" "$esp/EFI/Linux" "$tmp/smbios/11-0" "$tmp/efivars"
+printf 'title Debian 6.1\nsort-key debian\nversion 6.1.0-13\nlinux /vmlinuz\noptions root=/dev/sda1\n' > "$esp/loader/entries/debian-6.1.0-13.conf"
+printf 'title Debian 6.1 (old)\nsort-key debian\nversion 6.1.0-9\nlinux /vmlinuz-9\n' > "$esp/loader/entries/debian-6.1.0-9.conf"
+printf 'title Counted\nuki /EFI/Linux/x.efi\n' > "$esp/loader/entries/counted+3-1.conf"
+printf 'title Broken\nlinux /a\nefi /b\n' > "$esp/loader/entries/broken.conf"
+printf 'ID=demo\nPRETTY_NAME="Demo OS"\nVERSION_ID=42\n' > "$tmp/osrel"
+head -c 4096 /dev/zero > "$tmp/linux"
+if [ -f "$build/src/boot/urlboot-stubx64.efi" ]; then
+	"$ctl" build-uki --stub="$build/src/boot/urlboot-stubx64.efi" --linux="$tmp/linux" --os-release="$tmp/osrel" \
+		--cmdline="quiet rd.systemd.pull=x" --output="$esp/EFI/Linux/demo-os.efi" 2>/dev/null
+fi
+# One type 11 structure: header (type 11, length 5, handle, count) then the strings.
+python3 - "$tmp/smbios/11-0/raw" <<'PY'
+import sys
+s = [b'io.systemd.boot.entries-extra:net.conf=title Network UKI\nuki-url :uki.efi\n', b'unrelated=1']
+open(sys.argv[1], 'wb').write(bytes([11, 5, 0, 0, len(s)]) + b''.join(x + b'\0' for x in s) + b'\0')
+PY
+python3 -c "import sys; sys.stdout.buffer.write(b'\x06\0\0\0' + 'http://10.0.2.2:8080/dir/urlbootx64.efi'.encode('utf-16-le') + b'\0\0')" \
+	> "$tmp/efivars/LoaderDeviceURL-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
+
+json=$(URLBOOT_SMBIOS_DIR=$tmp/smbios URLBOOT_EFIVARFS=$tmp/efivars "$ctl" list --json --esp="$esp" 2>"$tmp/err")
+check "list --json is JSON" "python3 -c 'import json,sys; json.loads(sys.argv[1])' '$json'"
+check "sort-key entries first, newest version first, then by ID" \
+	"python3 -c 'import json,sys; ids=[e[\"id\"] for e in json.loads(sys.argv[1])]; assert ids[:2]==[\"debian-6.1.0-13\",\"debian-6.1.0-9\"], ids; assert set(ids[2:])=={\"net\",\"demo-os.efi\",\"counted\"}, ids' '$json'"
+check "the relative uki-url is resolved against LoaderDeviceURL" \
+	"python3 -c 'import json,sys; e=[e for e in json.loads(sys.argv[1]) if e[\"id\"]==\"net\"][0]; assert e[\"target\"]==\"http://10.0.2.2:8080/dir/uki.efi\" and e[\"source\"]==\"smbios\"' '$json'"
+# Type #2 IDs keep ".efi", as systemd-boot's do.
+check "a Type #2 UKI shows its .osrel title, version and .cmdline" \
+	"python3 -c 'import json,sys; e=[e for e in json.loads(sys.argv[1]) if e[\"id\"]==\"demo-os.efi\"][0]; assert e[\"title\"]==\"Demo OS\" and e[\"version\"]==\"42\" and e[\"options\"].startswith(\"quiet\")' '$json'"
+check "an entry with two loader keys is left out with a warning" "! grep -q broken <<<'$json' && grep -q 'broken.conf' '$tmp/err'"
+text=$(URLBOOT_SMBIOS_DIR=$tmp/smbios URLBOOT_EFIVARFS=$tmp/efivars "$ctl" list --esp="$esp")
+check "without LoaderDeviceURL the relative entry is marked hidden" \
+	"URLBOOT_SMBIOS_DIR=$tmp/smbios URLBOOT_EFIVARFS=$tmp/none '$ctl' list --esp='$esp' | grep -q 'hidden: relative'"
+python3 -c "import sys; sys.stdout.buffer.write(b'\x06\0\0\0' + 'urlboot-stub 0.1'.encode('utf-16-le') + b'\0\0')" \
+	> "$tmp/efivars/StubInfo-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
+status=$(URLBOOT_EFIVARFS=$tmp/efivars "$ctl" status)
+check "status shows the stub and the loader's Net Boot URL" \
+	"grep -q 'Product: urlboot-stub 0.1' <<<'$status' && grep -q 'Net Boot URL: http://10.0.2.2:8080/dir/urlbootx64.efi' <<<'$status'"
+tap_exit
