@@ -67,6 +67,20 @@ static bool record_matches(const uint8_t *buf, size_t off, const void *name16, s
                memcmp(buf + off + 44, guid, 16) == 0 && memcmp(buf + off + RECORD_HEADER_SIZE, name16, name16_size) == 0;
 }
 
+/* The store in buf, the name as stored (UTF-16LE with NUL), and where the records end. */
+static int prepare(const uint8_t *buf, size_t size, const char *name, Store *ret_store, void **ret_name16,
+                   size_t *ret_name16_size, size_t *ret_end) {
+        int r = find_store(buf, size, ret_store);
+
+        if (r < 0)
+                return r;
+        r = utf8_to_utf16le(name, strlen(name), ret_name16, ret_name16_size);
+        if (r < 0)
+                return r;
+        *ret_end = records_end(buf, ret_store);
+        return 0;
+}
+
 int ovmf_vars_get(const uint8_t *buf, size_t size, const char *name, const uint8_t guid[16], const uint8_t **ret,
                   size_t *ret_size) {
         _cleanup_free_ void *name16 = NULL;
@@ -74,13 +88,9 @@ int ovmf_vars_get(const uint8_t *buf, size_t size, const char *name, const uint8
         Store s;
         int r;
 
-        r = find_store(buf, size, &s);
+        r = prepare(buf, size, name, &s, &name16, &name16_size, &end);
         if (r < 0)
                 return r;
-        r = utf8_to_utf16le(name, strlen(name), &name16, &name16_size);
-        if (r < 0)
-                return r;
-        end = records_end(buf, &s);
         for (off = s.start; off && off < end; off = next_record(buf, &s, off))
                 if (record_matches(buf, off, name16, name16_size, guid)) {
                         *ret = buf + off + RECORD_HEADER_SIZE + pe_le32(buf + off + 36);
@@ -98,14 +108,9 @@ int ovmf_vars_set(uint8_t *buf, size_t size, const char *name, const uint8_t gui
         uint8_t *h;
         int r;
 
-        r = find_store(buf, size, &s);
+        r = prepare(buf, size, name, &s, &name16, &name16_size, &end);
         if (r < 0)
                 return r;
-        r = utf8_to_utf16le(name, strlen(name), &name16, &name16_size);
-        if (r < 0)
-                return r;
-
-        end = records_end(buf, &s);
         need = ALIGN_TO(RECORD_HEADER_SIZE + name16_size + data_size, (size_t) 4);
         if (data_size > 0 && end + need > s.end)
                 return -ENOSPC;
