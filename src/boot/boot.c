@@ -293,8 +293,24 @@ static EFI_STATUS boot_entry(Menu *m, EFI_HANDLE image, const BlsEntry *e) {
         if (EFI_ERROR(s))
                 return s;
 
-        if (e->options && BS->HandleProtocol(child, &LoadedImageProtocol, (void **) &child_li) == EFI_SUCCESS) {
-                CHAR16 *o = utf8_to_char16(e->options, fstrlen(e->options));
+        if ((e->options || e->profile) &&
+            BS->HandleProtocol(child, &LoadedImageProtocol, (void **) &child_li) == EFI_SUCCESS) {
+                /* "@N OPTIONS": the stub's profile selector, then the command line */
+                size_t pl = e->profile ? fstrlen(e->profile) + 2 : 0, ol = e->options ? fstrlen(e->options) : 0;
+                char *text = fmalloc(pl + ol + 1);
+                CHAR16 *o = NULL;
+                if (text) {
+                        if (e->profile) {
+                                text[0] = '@';
+                                fmemcpy(text + 1, e->profile, pl - 2);
+                                text[pl - 1] = ' ';
+                        }
+                        if (ol)
+                                fmemcpy(text + pl, e->options, ol);
+                        text[pl + ol] = 0;
+                        o = utf8_to_char16(text, fstrlen(text));
+                        ffree(text);
+                }
                 UINTN k = 0;
                 if (o) {
                         while (o[k])

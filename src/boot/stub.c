@@ -19,7 +19,7 @@
 
 #define STUB_FEATURES                                                                                    \
         (EFI_STUB_FEATURE_REPORT_BOOT_PARTITION | EFI_STUB_FEATURE_REPORT_STUB_PARTITION |                 \
-         EFI_STUB_FEATURE_REPORT_URL | EFI_STUB_FEATURE_CMDLINE_SMBIOS)
+         EFI_STUB_FEATURE_REPORT_URL | EFI_STUB_FEATURE_CMDLINE_SMBIOS | EFI_STUB_FEATURE_MULTI_PROFILE_UKI)
 
 #define SMBIOS_CMDLINE_EXTRA "io.systemd.stub.kernel-cmdline-extra="
 
@@ -28,29 +28,50 @@ typedef struct Section {
         UINTN size;
 } Section;
 
-static BOOLEAN find_section(EFI_LOADED_IMAGE *li, const char *name, Section *ret) {
+static BOOLEAN find_section(EFI_LOADED_IMAGE *li, unsigned profile, const char *name, Section *ret) {
         const uint8_t *d;
         size_t n;
 
-        if (pe_find_section(li->ImageBase, li->ImageSize, name, TRUE, &d, &n) < 0 || n == 0)
+        if (pe_find_profile_section(li->ImageBase, li->ImageSize, profile, name, TRUE, &d, &n) < 0 || n == 0)
                 return FALSE;
         ret->data = d;
         ret->size = n;
         return TRUE;
 }
 
-/* The command line of .cmdline, unless unsigned boots pass their own (as systemd-stub does). */
-static CHAR16 *make_cmdline(EFI_LOADED_IMAGE *li, const Section *cmdline, UINTN *ret_bytes) {
-        CHAR16 *c = NULL;
-        UINTN n, len;
+/* The load options without a leading "@N" profile selector (which goes to *ret_profile). */
+static const CHAR16 *take_profile(EFI_LOADED_IMAGE *li, unsigned *ret_profile, UINTN *ret_len) {
+        const CHAR16 *o = li->LoadOptions;
+        UINTN len = li->LoadOptionsSize / sizeof(CHAR16), i = 0;
+        unsigned p = 0;
 
-        if (li->LoadOptionsSize >= sizeof(CHAR16) && li->LoadOptions && !secure_boot_enabled() &&
-            *(CHAR16 *) li->LoadOptions > 0x1f) {
-                len = li->LoadOptionsSize / sizeof(CHAR16);
-                c = fmalloc((len + 1) * sizeof(CHAR16));
+        *ret_profile = 0;
+        *ret_len = 0;
+        if (!o || len == 0)
+                return NULL;
+        while (len > 0 && o[len - 1] == 0)
+                len--;
+        if (len > 1 && o[0] == L'@' && o[1] >= L'0' && o[1] <= L'9') {
+                for (i = 1; i < len && o[i] >= L'0' && o[i] <= L'9'; i++)
+                        p = p * 10 + (unsigned) (o[i] - L'0');
+                while (i < len && o[i] == L' ')
+                        i++;
+                *ret_profile = p;
+        }
+        *ret_len = len - i;
+        return o + i;
+}
+
+/* The command line of .cmdline, unless unsigned boots pass their own (as systemd-stub does). */
+static CHAR16 *make_cmdline(const CHAR16 *options, UINTN options_len, const Section *cmdline, UINTN *ret_bytes) {
+        CHAR16 *c = NULL;
+        UINTN n;
+
+        if (options_len > 0 && !secure_boot_enabled() && options[0] > 0x1f) {
+                c = fmalloc((options_len + 1) * sizeof(CHAR16));
                 if (c) {
-                        CopyMem(c, li->LoadOptions, len * sizeof(CHAR16));
-                        c[len] = 0;
+                        CopyMem(c, (void *) options, options_len * sizeof(CHAR16));
+                        c[options_len] = 0;
                 }
         } else if (cmdline->size > 0) {
                 /* Trailing NULs and newlines are not part of the command line. */
@@ -183,8 +204,11 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         EFI_LOADED_IMAGE *li = NULL, *kernel_li = NULL;
         EFI_HANDLE kernel = NULL, initrd_handle = NULL;
         Section linux_section, initrd_section = {}, cmdline_section = {};
+        const CHAR16 *options;
         CHAR16 *cmdline;
-        UINTN cmdline_bytes = 0;
+        UINTN cmdline_bytes = 0, options_len;
+        unsigned profile;
+        char number[12];
         EFI_STATUS s;
 
         InitializeLib(image, system_table);
@@ -192,13 +216,29 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         s = BS->HandleProtocol(image, &LoadedImageProtocol, (void **) &li);
         if (EFI_ERROR(s))
                 return fail("cannot read our own loaded image", s);
-        if (!find_section(li, ".linux", &linux_section))
+        options = take_profile(li, &profile, &options_len);
+        if (profile >= pe_count_profiles(li->ImageBase, li->ImageSize))
+                return fail("this UKI has no such profile (the @N in the load options)", EFI_NOT_FOUND);
+        if (!find_section(li, profile, ".linux", &linux_section))
                 return fail("this UKI has no .linux section", EFI_NOT_FOUND);
-        (void) find_section(li, ".initrd", &initrd_section);
-        (void) find_section(li, ".cmdline", &cmdline_section);
+        (void) find_section(li, profile, ".initrd", &initrd_section);
+        (void) find_section(li, profile, ".cmdline", &cmdline_section);
 
         export_variables(li);
-        cmdline = make_cmdline(li, &cmdline_section, &cmdline_bytes);
+        {
+                /* StubProfile: the decimal number of the profile that boots */
+                unsigned v = profile, k = 0;
+                char digits[12];
+                do {
+                        digits[k++] = (char) ('0' + v % 10);
+                        v /= 10;
+                } while (v);
+                for (unsigned j = 0; j < k; j++)
+                        number[j] = digits[k - 1 - j];
+                number[k] = 0;
+                (void) set_loader_string(L"StubProfile", number);
+        }
+        cmdline = make_cmdline(options, options_len, &cmdline_section, &cmdline_bytes);
         cmdline = append_smbios_extra(cmdline, &cmdline_bytes);
 
         if (initrd_section.size > 0) {

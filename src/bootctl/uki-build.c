@@ -22,6 +22,7 @@
 #define INPUT_SIZE_MAX (2UL * 1024 * 1024 * 1024)
 #define DEFAULT_STUB "/usr/lib/urlboot/efi/urlboot-stubx64.efi"
 #define INITRDS_MAX 16
+#define PROFILES_MAX 8
 
 extern char **environ;
 
@@ -38,13 +39,29 @@ static int load(const char *path, const char *what, Input *ret) {
         return 0;
 }
 
+/* TEXT, or @FILE; NULL leaves ret empty. */
+static int load_cmdline(const char *arg, Input *ret) {
+        if (!arg)
+                return 0;
+        if (arg[0] == '@')
+                return load(arg + 1, "command line file", ret);
+        ret->data = strdup(arg);
+        if (!ret->data)
+                return log_oom();
+        ret->size = strlen(arg);
+        return 0;
+}
+
 static void build_uki_help(void) {
         printf("Usage: urlbootctl build-uki --linux=FILE [--initrd=FILE...] [--cmdline=TEXT|@FILE]\n"
-               "                            [--os-release=FILE] [--uname=VERSION] [--profile=FILE]\n"
+               "                            [--os-release=FILE] [--uname=VERSION]\n"
+               "                            [--profile=FILE [--profile-cmdline=TEXT|@FILE]]...\n"
                "                            [--stub=FILE] [--sign-key=KEY --sign-cert=CERT] --output=FILE\n"
                "\n"
-               "Make a unified kernel image: the stub with .osrel, .cmdline, .uname, .profile,\n"
-               ".initrd (all initrds, concatenated) and .linux sections appended.\n"
+               "Make a unified kernel image: the stub with .osrel, .cmdline, .uname, .initrd (all\n"
+               "initrds, concatenated) and .linux sections appended, then one .profile section per\n"
+               "--profile= (profiles 0, 1, ...), each followed by its own .cmdline if given; \"@N\" in\n"
+               "the load options boots profile N.\n"
                "Default stub: " DEFAULT_STUB "; default os-release: /etc/os-release.\n"
                "With --sign-key and --sign-cert the result is signed for Secure Boot with sbsign.\n");
 }
@@ -69,7 +86,7 @@ static int sign(const char *key, const char *cert, const char *in, const char *o
 
 int verb_build_uki(int argc, char *argv[]) {
         enum { ARG_STUB = 0x100, ARG_LINUX, ARG_INITRD, ARG_CMDLINE, ARG_OSREL, ARG_UNAME, ARG_PROFILE, ARG_OUTPUT,
-               ARG_KEY, ARG_CERT };
+               ARG_KEY, ARG_CERT, ARG_PROFILE_CMDLINE };
         static const struct option options[] = {
                 { "stub", required_argument, NULL, ARG_STUB },
                 { "linux", required_argument, NULL, ARG_LINUX },
@@ -78,6 +95,7 @@ int verb_build_uki(int argc, char *argv[]) {
                 { "os-release", required_argument, NULL, ARG_OSREL },
                 { "uname", required_argument, NULL, ARG_UNAME },
                 { "profile", required_argument, NULL, ARG_PROFILE },
+                { "profile-cmdline", required_argument, NULL, ARG_PROFILE_CMDLINE },
                 { "output", required_argument, NULL, ARG_OUTPUT },
                 { "sign-key", required_argument, NULL, ARG_KEY },
                 { "sign-cert", required_argument, NULL, ARG_CERT },
@@ -85,11 +103,12 @@ int verb_build_uki(int argc, char *argv[]) {
                 {},
         };
         const char *stub = DEFAULT_STUB, *linux_path = NULL, *cmdline = NULL, *osrel = "/etc/os-release",
-                   *uname = NULL, *profile = NULL, *output = NULL, *key = NULL, *cert = NULL;
-        const char *initrds[INITRDS_MAX];
-        size_t n_initrds = 0, n = 0;
-        Input stub_in = {}, linux_in = {}, osrel_in = {}, profile_in = {}, cmdline_in = {}, initrd = {};
-        PeNewSection sections[6];
+                   *uname = NULL, *output = NULL, *key = NULL, *cert = NULL;
+        const char *initrds[INITRDS_MAX], *profiles[PROFILES_MAX], *profile_cmdlines[PROFILES_MAX] = {};
+        size_t n_initrds = 0, n_profiles = 0, n_profile_cmdlines = 0, n = 0;
+        Input stub_in = {}, linux_in = {}, osrel_in = {}, cmdline_in = {}, initrd = {};
+        Input profile_in[PROFILES_MAX] = {}, profile_cmdline_in[PROFILES_MAX] = {};
+        PeNewSection sections[5 + 2 * PROFILES_MAX];
         _cleanup_free_ char *tmp = NULL;
         void *uki = NULL;
         size_t uki_size;
@@ -109,7 +128,16 @@ int verb_build_uki(int argc, char *argv[]) {
                 case ARG_CMDLINE: cmdline = optarg; break;
                 case ARG_OSREL: osrel = optarg; break;
                 case ARG_UNAME: uname = optarg; break;
-                case ARG_PROFILE: profile = optarg; break;
+                case ARG_PROFILE:
+                        if (n_profiles >= PROFILES_MAX)
+                                return log_error_errno(E2BIG, "At most %d profiles.", PROFILES_MAX);
+                        profiles[n_profiles++] = optarg;
+                        break;
+                case ARG_PROFILE_CMDLINE:
+                        if (n_profile_cmdlines >= PROFILES_MAX)
+                                return log_error_errno(E2BIG, "At most %d profiles.", PROFILES_MAX);
+                        profile_cmdlines[n_profile_cmdlines++] = optarg;
+                        break;
                 case ARG_OUTPUT: output = optarg; break;
                 case ARG_KEY: key = optarg; break;
                 case ARG_CERT: cert = optarg; break;
@@ -120,17 +148,16 @@ int verb_build_uki(int argc, char *argv[]) {
                 return log_error_errno(EINVAL, "build-uki needs --linux= and --output= (see 'urlbootctl build-uki --help').");
         if (!key != !cert)
                 return log_error_errno(EINVAL, "--sign-key= and --sign-cert= go together.");
+        if (n_profile_cmdlines > n_profiles)
+                return log_error_errno(EINVAL, "Each --profile-cmdline= belongs to a --profile= given before it.");
 
         if (load(stub, "stub", &stub_in) < 0 || load(linux_path, "kernel", &linux_in) < 0 ||
-            load(osrel, "os-release file", &osrel_in) < 0 || (profile && load(profile, "profile", &profile_in) < 0))
+            load(osrel, "os-release file", &osrel_in) < 0 || load_cmdline(cmdline, &cmdline_in) < 0)
                 goto finish;
-        if (cmdline && cmdline[0] == '@') {
-                if (load(cmdline + 1, "command line file", &cmdline_in) < 0)
+        for (size_t i = 0; i < n_profiles; i++)
+                if (load(profiles[i], "profile", &profile_in[i]) < 0 ||
+                    load_cmdline(profile_cmdlines[i], &profile_cmdline_in[i]) < 0)
                         goto finish;
-        } else if (cmdline) {
-                cmdline_in.data = strdup(cmdline);
-                cmdline_in.size = strlen(cmdline);
-        }
         /* Concatenated initrds are one initrd to the kernel. */
         for (size_t i = 0; i < n_initrds; i++) {
                 Input one;
@@ -154,11 +181,15 @@ int verb_build_uki(int argc, char *argv[]) {
                 sections[n++] = (PeNewSection) { ".cmdline", cmdline_in.data, cmdline_in.size };
         if (uname)
                 sections[n++] = (PeNewSection) { ".uname", uname, strlen(uname) };
-        if (profile)
-                sections[n++] = (PeNewSection) { ".profile", profile_in.data, profile_in.size };
         if (initrd.size)
                 sections[n++] = (PeNewSection) { ".initrd", initrd.data, initrd.size };
         sections[n++] = (PeNewSection) { ".linux", linux_in.data, linux_in.size };
+        /* Profiles follow the base: each .profile, then what it overrides. */
+        for (size_t i = 0; i < n_profiles; i++) {
+                sections[n++] = (PeNewSection) { ".profile", profile_in[i].data, profile_in[i].size };
+                if (profile_cmdline_in[i].data)
+                        sections[n++] = (PeNewSection) { ".cmdline", profile_cmdline_in[i].data, profile_cmdline_in[i].size };
+        }
 
         r = pe_append_sections(stub_in.data, stub_in.size, sections, n, &uki, &uki_size, error, sizeof error);
         if (r < 0) {
@@ -187,7 +218,10 @@ finish:
         free(stub_in.data);
         free(linux_in.data);
         free(osrel_in.data);
-        free(profile_in.data);
+        for (size_t i = 0; i < PROFILES_MAX; i++) {
+                free(profile_in[i].data);
+                free(profile_cmdline_in[i].data);
+        }
         free(cmdline_in.data);
         free(initrd.data);
         return r;

@@ -21,6 +21,7 @@ void bls_entry_free(BlsEntry *e) {
         ffree(e->devicetree);
         ffree(e->options);
         ffree(e->path);
+        ffree(e->profile);
         for (unsigned i = 0; i < e->n_initrds; i++)
                 ffree(e->initrds[i]);
         ffree(e);
@@ -135,6 +136,13 @@ static int parse_line(BlsEntry *e, const char *key, size_t kn, const char *v, si
                 return set_field(&e->architecture, v, vn);
         if (KEY_IS("devicetree"))
                 return set_field(&e->devicetree, v, vn);
+        if (KEY_IS("profile")) {
+                /* a number, or the entry is not what it claims */
+                for (size_t i = 0; i < vn; i++)
+                        if (!fascii_isdigit(v[i]))
+                                return 0;
+                return vn > 0 && vn < 6 ? set_field(&e->profile, v, vn) : 0;
+        }
         if (KEY_IS("options"))
                 return append_options(e, v, vn);
         if (KEY_IS("initrd")) {

@@ -27,6 +27,7 @@ typedef struct BlsEntry {
         char *title, *version, *machine_id, *sort_key, *architecture, *devicetree;
         char *options;          /* all options lines, joined */
         char *path;             /* linux, efi, uki or uki-url value */
+        char *profile;          /* "profile N": which profile of a multi-profile UKI, or NULL */
         BlsKind kind;
         char *initrds[BLS_INITRDS_MAX];
         unsigned n_initrds;

@@ -78,6 +78,80 @@ int pe_get_section(const void *image, size_t size, const PeHeaders *h, size_t i,
         return 0;
 }
 
+static int section_data(const void *image, size_t size, const PeSection *s, bool loaded, const uint8_t **ret_data,
+                        size_t *ret_size) {
+        uint64_t offset, len;
+
+        if (loaded) {
+                offset = s->virtual_address;
+                len = s->virtual_size;
+        } else {
+                offset = s->raw_offset;
+                /* Raw data is padded to FileAlignment; the virtual size is the real length. */
+                len = s->virtual_size && s->virtual_size < s->raw_size ? s->virtual_size : s->raw_size;
+        }
+        if (!within(size, offset, len))
+                return -EBADMSG;
+        *ret_data = (const uint8_t *) image + offset;
+        *ret_size = (size_t) len;
+        return 0;
+}
+
+int pe_find_profile_section(const void *image, size_t size, unsigned profile, const char *name, bool loaded,
+                            const uint8_t **ret_data, size_t *ret_size) {
+        PeSection base = {};
+        bool have_base = false;
+        int current = -1, r;
+        PeHeaders h;
+
+        r = pe_parse_headers(image, size, &h);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < h.n_sections; i++) {
+                PeSection s;
+
+                r = pe_get_section(image, size, &h, i, &s);
+                if (r < 0)
+                        return r;
+                if (fstreq(s.name, ".profile")) {
+                        current++;
+                        if (current > (int) profile)
+                                break;
+                        continue;
+                }
+                if (!fstreq(s.name, name))
+                        continue;
+                if (current == (int) profile)
+                        return section_data(image, size, &s, loaded, ret_data, ret_size);
+                if (current < 0 && !have_base) {
+                        base = s;
+                        have_base = true;
+                }
+        }
+        /* Without .profile sections there is only profile 0. */
+        if ((current < 0 && profile > 0) || (current >= 0 && current < (int) profile))
+                return -ERANGE;
+        if (!have_base)
+                return -ENOENT;
+        return section_data(image, size, &base, loaded, ret_data, ret_size);
+}
+
+unsigned pe_count_profiles(const void *image, size_t size) {
+        unsigned n = 0;
+        PeHeaders h;
+
+        if (pe_parse_headers(image, size, &h) < 0)
+                return 1;
+        for (size_t i = 0; i < h.n_sections; i++) {
+                PeSection s;
+                if (pe_get_section(image, size, &h, i, &s) < 0)
+                        break;
+                if (fstreq(s.name, ".profile"))
+                        n++;
+        }
+        return n ? n : 1;
+}
+
 int pe_find_section(const void *image, size_t size, const char *name, bool loaded, const uint8_t **ret_data,
                     size_t *ret_size) {
         PeHeaders h;
@@ -89,27 +163,12 @@ int pe_find_section(const void *image, size_t size, const char *name, bool loade
 
         for (size_t i = 0; i < h.n_sections; i++) {
                 PeSection s;
-                uint64_t offset, len;
 
                 r = pe_get_section(image, size, &h, i, &s);
                 if (r < 0)
                         return r;
-                if (!fstreq(s.name, name))
-                        continue;
-
-                if (loaded) {
-                        offset = s.virtual_address;
-                        len = s.virtual_size;
-                } else {
-                        offset = s.raw_offset;
-                        /* Raw data is padded to FileAlignment; the virtual size is the real length. */
-                        len = s.virtual_size && s.virtual_size < s.raw_size ? s.virtual_size : s.raw_size;
-                }
-                if (!within(size, offset, len))
-                        return -EBADMSG;
-                *ret_data = (const uint8_t *) image + offset;
-                *ret_size = (size_t) len;
-                return 0;
+                if (fstreq(s.name, name))
+                        return section_data(image, size, &s, loaded, ret_data, ret_size);
         }
         return -ENOENT;
 }

@@ -71,3 +71,15 @@ int pe_get_section(const void *image, size_t size, const PeHeaders *h, size_t i,
  */
 int pe_find_section(const void *image, size_t size, const char *name, bool loaded, const uint8_t **ret_data,
                     size_t *ret_size);
+
+/**
+ * Find a section of profile N of a multi-profile UKI: sections before the first ".profile" are the
+ * base, each ".profile" section starts the next profile (0, 1, ...), and a profile's own section of
+ * that name wins over the base's. An image without ".profile" sections has just profile 0 (the base).
+ * @ret 0, -ENOENT (no such section), -ERANGE (no such profile), -EBADMSG
+ */
+int pe_find_profile_section(const void *image, size_t size, unsigned profile, const char *name, bool loaded,
+                            const uint8_t **ret_data, size_t *ret_size);
+
+/** The number of profiles (".profile" sections; 1 when there are none). */
+unsigned pe_count_profiles(const void *image, size_t size);

@@ -6,7 +6,7 @@ build=$(realpath "$1") src=$(realpath "$2")
 ctl=$build/src/bootctl/urlbootctl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..7"
+echo "1..11"
 
 esp=$tmp/esp
 mkdir -p "$esp/loader/entries" "$esp/EFI/Linux" "$tmp/smbios/11-0" "$tmp/efivars"
@@ -47,4 +47,27 @@ python3 -c "import sys; sys.stdout.buffer.write(b'\x06\0\0\0' + 'urlboot-stub 0.
 status=$(URLBOOT_EFIVARFS=$tmp/efivars "$ctl" status)
 check "status shows the stub and the loader's Net Boot URL" \
 	"grep -q 'Product: urlboot-stub 0.1' <<<'$status' && grep -q 'Net Boot URL: http://10.0.2.2:8080/dir/urlbootx64.efi' <<<'$status'"
+# add-uri / remove-uri on a fake efivarfs
+ev=$tmp/boot-efivars
+mkdir -p "$ev"
+G=8be4df61-93ca-11d2-aa0d-00e098032b8c
+URLBOOT_EFIVARFS=$ev "$ctl" add-uri http://10.0.2.2:8080/uki.efi --title=Net >/dev/null
+python3 - "$tmp/expected" <<'PY'
+import struct, sys
+url = b'http://10.0.2.2:8080/uki.efi'
+node = bytes([3, 24]) + struct.pack('<H', 4 + len(url)) + url + bytes([0x7f, 0xff, 4, 0])
+desc = 'Net'.encode('utf-16-le') + b'\0\0'
+data = struct.pack('<IH', 1, len(node)) + desc + node
+open(sys.argv[1], 'wb').write(struct.pack('<I', 7) + data)   # attributes NV|BS|RT, then the option
+PY
+check "add-uri writes Boot0000 byte for byte" "cmp -s '$ev/Boot0000-$G' '$tmp/expected'"
+URLBOOT_EFIVARFS=$ev "$ctl" add-uri http://10.0.2.2:8080/other.efi --first >/dev/null
+URLBOOT_EFIVARFS=$ev "$ctl" add-uri http://10.0.2.2:8080/once.efi --next >/dev/null
+check "BootOrder: --first goes first, the plain one after it; --next sets BootNext only" \
+	"[ \"\$(od -An -tx1 '$ev/BootOrder-$G' | tr -s ' ')\" = ' 07 00 00 00 01 00 00 00' ] && [ \"\$(od -An -tx1 '$ev/BootNext-$G' | tr -s ' ')\" = ' 07 00 00 00 02 00' ]"
+URLBOOT_EFIVARFS=$ev "$ctl" remove-uri http://10.0.2.2:8080/other.efi >/dev/null
+check "remove-uri removes the entry and its place in BootOrder" \
+	"[ ! -e '$ev/Boot0001-$G' ] && [ \"\$(od -An -tx1 '$ev/BootOrder-$G' | tr -s ' ')\" = ' 07 00 00 00 00 00' ]"
+URLBOOT_EFIVARFS=$ev "$ctl" add-uri ftp://x/y 2>/dev/null; rc=$?
+check "add-uri refuses what is not an http(s) URL (exit 2)" "[ $rc = 2 ]"
 tap_exit

@@ -48,8 +48,19 @@ def main():
         via = fields[4] if len(fields) > 4 else 'direct'
         cmdline = re.sub(r'\{sha256:([^}]+)\}', lambda m: sha256(os.path.join(srv, m.group(1))), cmdline)
         uki = os.path.join(srv, f'{name}.efi')
+        extra = []
+        if via.startswith('secureboot'):
+            extra = ['--sign']
+        elif via == 'manager-profile':
+            # Profile 0 keeps the base command line; profile 1 adds a word the booted system shows.
+            prof = os.path.join(logs, 'profile')
+            with open(prof, 'w') as f:
+                f.write('ID=default\n')
+            extra = [f'--profile={prof}', f'--profile={prof}',
+                     '--profile-cmdline=console=ttyS0 ' + cmdline,
+                     '--profile-cmdline=console=ttyS0 ' + cmdline + ' urlboot.profile=1']
         subprocess.run([os.path.join(src, 'tools/e2e/make-uki'), assets, build, uki, 'console=ttyS0 ' + cmdline]
-                       + (['--sign'] if via.startswith('secureboot') else []), check=True)
+                       + extra, check=True)
         if via == 'secureboot-tampered':
             # One byte of the signed UKI changed: inside the .linux section, far from the headers.
             with open(uki, 'r+b') as f:
@@ -68,9 +79,10 @@ def main():
             subprocess.run([os.path.join(build, 'src/bootctl/urlbootctl'), 'add-uri', '--next', '--vars-file', vars_file,
                             '--title', name, f'http://10.0.2.2:8080/{name}.efi'], check=True, stdout=subprocess.DEVNULL)
             boot = ['--vars', vars_file]
-        elif via in ('manager', 'manager-extra'):
+        elif via in ('manager', 'manager-extra', 'manager-profile'):
+            profile = 'profile 1\n' if via == 'manager-profile' else ''
             boot = ['--bootfile', 'urlbootx64.efi', '--smbios',
-                    f'io.systemd.boot.entries-extra:{name}.conf=title {name}\nuki-url :{name}.efi\n']
+                    f'io.systemd.boot.entries-extra:{name}.conf=title {name}\nuki-url :{name}.efi\n{profile}']
             if via == 'manager-extra':
                 boot += ['--smbios', 'io.systemd.stub.kernel-cmdline-extra=urlboot.smbios_extra=yes']
         p = subprocess.run([os.path.join(src, 'test/netns-run.sh'), sys.executable,

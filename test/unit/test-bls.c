@@ -48,6 +48,7 @@ static void check_field(const BlsEntry *e, const char *kv, int lineno) {
         else if (!strcmp(key, "done")) snprintf(got, sizeof got, "%d", e->tries_done);
         else if (!strcmp(key, "sort-key")) snprintf(got, sizeof got, "%s", e->sort_key ?: "");
         else if (!strcmp(key, "machine-id")) snprintf(got, sizeof got, "%s", e->machine_id ?: "");
+        else if (!strcmp(key, "profile")) snprintf(got, sizeof got, "%s", e->profile ?: "");
         else
                 test_fail(__FILE__, __LINE__, "line %d: unknown field %s", lineno, key);
         if (strcmp(got, want) != 0)

@@ -89,3 +89,37 @@ TEST(refusals) {
 
         ASSERT_EQ(pe_append_sections("not a PE", 8, &one, 1, &out, &n, error, sizeof error), -EBADMSG);
 }
+
+TEST(profiles) {
+        const char *stub = getenv("URLBOOT_TEST_STUB");
+        PeNewSection add[] = {
+                { ".cmdline", "base", 4 },
+                { ".linux", "KERNEL", 6 },
+                { ".profile", "ID=a", 4 },
+                { ".profile", "ID=b", 4 },
+                { ".cmdline", "one", 3 },
+        };
+        char *image, error[256];
+        const uint8_t *d;
+        size_t size, uki_size, n;
+        void *uki;
+
+        if (!stub || access(stub, F_OK) < 0)
+                return;
+        ASSERT_OK(read_full_file(stub, 16 << 20, &image, &size));
+        ASSERT_OK(pe_append_sections(image, size, add, 5, &uki, &uki_size, error, sizeof error));
+        ASSERT_EQ(pe_count_profiles(uki, uki_size), 2);
+        ASSERT_OK(pe_find_profile_section(uki, uki_size, 0, ".cmdline", false, &d, &n));
+        ASSERT_TRUE(n == 4 && memcmp(d, "base", 4) == 0);
+        ASSERT_OK(pe_find_profile_section(uki, uki_size, 1, ".cmdline", false, &d, &n));
+        ASSERT_TRUE(n == 3 && memcmp(d, "one", 3) == 0);
+        ASSERT_OK(pe_find_profile_section(uki, uki_size, 1, ".linux", false, &d, &n));
+        ASSERT_TRUE(n == 6 && memcmp(d, "KERNEL", 6) == 0);
+        ASSERT_EQ(pe_find_profile_section(uki, uki_size, 2, ".cmdline", false, &d, &n), -ERANGE);
+        ASSERT_EQ(pe_find_profile_section(uki, uki_size, 0, ".initrd", false, &d, &n), -ENOENT);
+        /* An image without profiles has exactly profile 0. */
+        ASSERT_EQ(pe_count_profiles(image, size), 1);
+        ASSERT_EQ(pe_find_profile_section(image, size, 1, ".text", false, &d, &n), -ERANGE);
+        free(uki);
+        free(image);
+}
