@@ -293,25 +293,12 @@ static EFI_STATUS boot_entry(Menu *m, EFI_HANDLE image, const BlsEntry *e) {
         if (EFI_ERROR(s))
                 return s;
 
-        if ((e->options || e->profile) &&
-            BS->HandleProtocol(child, &LoadedImageProtocol, (void **) &child_li) == EFI_SUCCESS) {
-                /* "@N OPTIONS": the stub's profile selector, then the command line */
-                size_t pl = e->profile ? fstrlen(e->profile) + 2 : 0, ol = e->options ? fstrlen(e->options) : 0;
-                char *text = fmalloc(pl + ol + 1);
-                CHAR16 *o = NULL;
-                if (text) {
-                        if (e->profile) {
-                                text[0] = '@';
-                                fmemcpy(text + 1, e->profile, pl - 2);
-                                text[pl - 1] = ' ';
-                        }
-                        if (ol)
-                                fmemcpy(text + pl, e->options, ol);
-                        text[pl + ol] = 0;
-                        o = utf8_to_char16(text, fstrlen(text));
-                        ffree(text);
-                }
+        if (BS->HandleProtocol(child, &LoadedImageProtocol, (void **) &child_li) == EFI_SUCCESS) {
+                char *text = bls_entry_load_options(e);
+                CHAR16 *o = text ? utf8_to_char16(text, fstrlen(text)) : NULL;
                 UINTN k = 0;
+
+                ffree(text);
                 if (o) {
                         while (o[k])
                                 k++;

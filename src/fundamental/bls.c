@@ -226,6 +226,25 @@ int bls_entry_compare(const BlsEntry *a, const BlsEntry *b) {
         return -version_compare(a->id, b->id);
 }
 
+char *bls_entry_load_options(const BlsEntry *e) {
+        size_t pl = e->profile ? fstrlen(e->profile) + 2 : 0, ol = e->options ? fstrlen(e->options) : 0;
+        char *text;
+
+        if (pl + ol == 0)
+                return NULL;
+        text = fmalloc(pl + ol + 1);
+        if (!text)
+                return NULL;
+        if (pl) {
+                text[0] = '@';
+                fmemcpy(text + 1, e->profile, pl - 2);
+                text[pl - 1] = ol ? ' ' : 0;
+        }
+        fmemcpy(text + pl, e->options ?: "", ol);
+        text[pl + ol - (ol ? 0 : 1)] = 0;
+        return text;
+}
+
 bool bls_glob_match(const char *p, const char *s) {
         for (;; p++, s++) {
                 if (*p == '*') {

@@ -49,5 +49,11 @@ int bls_id_from_filename(const char *filename, char **ret_id, int *ret_left, int
 /** systemd's menu order: sort-key entries first (by sort-key, machine-id, newest version), then by ID. */
 int bls_entry_compare(const BlsEntry *a, const BlsEntry *b);
 
+/**
+ * The load options to start the entry with: "@N " (the UKI profile selector) when it has "profile N",
+ * then its options. NULL when there are none, or when out of memory.
+ */
+char *bls_entry_load_options(const BlsEntry *e);
+
 /** Glob match as loader.conf "default" and LoaderEntryDefault use it ("*", "?", "[...]"), case-insensitive. */
 bool bls_glob_match(const char *pattern, const char *s);

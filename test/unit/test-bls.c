@@ -128,3 +128,26 @@ TEST(glob) {
         ASSERT_TRUE(bls_glob_match("", ""));
         ASSERT_FALSE(bls_glob_match("a[b", "ab"));
 }
+
+TEST(load_options) {
+        BlsEntry *both = entry("a.conf", "uki-url :x.efi\nprofile 2\noptions quiet splash");
+        BlsEntry *profile = entry("b.conf", "uki-url :x.efi\nprofile 1");
+        BlsEntry *options = entry("c.conf", "uki-url :x.efi\noptions console=ttyS0");
+        BlsEntry *none = entry("d.conf", "uki-url :x.efi");
+        char *s;
+
+        s = bls_entry_load_options(both);
+        ASSERT_STREQ(s, "@2 quiet splash");
+        free(s);
+        s = bls_entry_load_options(profile);
+        ASSERT_STREQ(s, "@1");
+        free(s);
+        s = bls_entry_load_options(options);
+        ASSERT_STREQ(s, "console=ttyS0");
+        free(s);
+        ASSERT_TRUE(bls_entry_load_options(none) == NULL);
+        bls_entry_free(both);
+        bls_entry_free(profile);
+        bls_entry_free(options);
+        bls_entry_free(none);
+}
