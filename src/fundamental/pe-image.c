@@ -97,22 +97,37 @@ static int section_data(const void *image, size_t size, const PeSection *s, bool
         return 0;
 }
 
+/* Walks the section table: 1 and the next section, 0 at the end, negative for a damaged table. */
+typedef struct PeWalk {
+        PeHeaders h;
+        size_t next;
+} PeWalk;
+
+static int walk_start(const void *image, size_t size, PeWalk *w) {
+        w->next = 0;
+        return pe_parse_headers(image, size, &w->h);
+}
+
+static int walk_next(const void *image, size_t size, PeWalk *w, PeSection *ret) {
+        int r;
+
+        if (w->next >= w->h.n_sections)
+                return 0;
+        r = pe_get_section(image, size, &w->h, w->next++, ret);
+        return r < 0 ? r : 1;
+}
+
 int pe_find_profile_section(const void *image, size_t size, unsigned profile, const char *name, bool loaded,
                             const uint8_t **ret_data, size_t *ret_size) {
-        PeSection base = {};
+        PeSection base = {}, s;
         bool have_base = false;
         int current = -1, r;
-        PeHeaders h;
+        PeWalk w;
 
-        r = pe_parse_headers(image, size, &h);
+        r = walk_start(image, size, &w);
         if (r < 0)
                 return r;
-        for (size_t i = 0; i < h.n_sections; i++) {
-                PeSection s;
-
-                r = pe_get_section(image, size, &h, i, &s);
-                if (r < 0)
-                        return r;
+        while ((r = walk_next(image, size, &w, &s)) > 0) {
                 if (fstreq(s.name, ".profile")) {
                         current++;
                         if (current > (int) profile)
@@ -128,6 +143,8 @@ int pe_find_profile_section(const void *image, size_t size, unsigned profile, co
                         have_base = true;
                 }
         }
+        if (r < 0)
+                return r;
         /* Without .profile sections there is only profile 0. */
         if ((current < 0 && profile > 0) || (current >= 0 && current < (int) profile))
                 return -ERANGE;
@@ -138,37 +155,28 @@ int pe_find_profile_section(const void *image, size_t size, unsigned profile, co
 
 unsigned pe_count_profiles(const void *image, size_t size) {
         unsigned n = 0;
-        PeHeaders h;
+        PeSection s;
+        PeWalk w;
 
-        if (pe_parse_headers(image, size, &h) < 0)
+        if (walk_start(image, size, &w) < 0)
                 return 1;
-        for (size_t i = 0; i < h.n_sections; i++) {
-                PeSection s;
-                if (pe_get_section(image, size, &h, i, &s) < 0)
-                        break;
+        while (walk_next(image, size, &w, &s) > 0)
                 if (fstreq(s.name, ".profile"))
                         n++;
-        }
         return n ? n : 1;
 }
 
 int pe_find_section(const void *image, size_t size, const char *name, bool loaded, const uint8_t **ret_data,
                     size_t *ret_size) {
-        PeHeaders h;
+        PeSection s;
+        PeWalk w;
         int r;
 
-        r = pe_parse_headers(image, size, &h);
+        r = walk_start(image, size, &w);
         if (r < 0)
                 return r;
-
-        for (size_t i = 0; i < h.n_sections; i++) {
-                PeSection s;
-
-                r = pe_get_section(image, size, &h, i, &s);
-                if (r < 0)
-                        return r;
+        while ((r = walk_next(image, size, &w, &s)) > 0)
                 if (fstreq(s.name, name))
                         return section_data(image, size, &s, loaded, ret_data, ret_size);
-        }
-        return -ENOENT;
+        return r < 0 ? r : -ENOENT;
 }
