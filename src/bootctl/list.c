@@ -26,6 +26,7 @@
 #include "path-util.h"
 #include "pe-image.h"
 #include "smbios.h"
+#include "uki-entry.h"
 #include "string-util.h"
 #include "url.h"
 
@@ -76,24 +77,6 @@ static void scan_type1(List *l, const char *esp) {
         closedir(d);
 }
 
-/* "KEY=VALUE" or KEY="VALUE" from os-release text. */
-static char *osrel_value(const char *text, size_t size, const char *key) {
-        size_t kl = strlen(key);
-
-        for (const char *p = text; p < text + size;) {
-                const char *nl = memchr(p, '\n', (size_t) (text + size - p)), *end = nl ?: text + size;
-                if ((size_t) (end - p) > kl && strncmp(p, key, kl) == 0 && p[kl] == '=') {
-                        const char *v = p + kl + 1;
-                        size_t vl = (size_t) (end - v);
-                        if (vl >= 2 && (*v == '"' || *v == '\'') && v[vl - 1] == *v)
-                                v++, vl -= 2;
-                        return strndup(v, vl);
-                }
-                p = end + 1;
-        }
-        return NULL;
-}
-
 static void scan_type2(List *l, const char *esp) {
         _cleanup_free_ char *dir = path_join(esp, "EFI/Linux");
         struct dirent *de;
@@ -102,33 +85,21 @@ static void scan_type2(List *l, const char *esp) {
         if (!d)
                 return;
         while ((de = readdir(d))) {
-                _cleanup_free_ char *p = NULL, *image = NULL, *id = NULL;
-                const uint8_t *osrel, *cmdline;
-                size_t size, on, cn;
-                BlsEntry *e;
+                _cleanup_free_ char *p = NULL, *image = NULL, *efi_path = NULL;
+                BlsEntry *e[8];
+                size_t size;
+                int n;
 
                 if (!endswith(de->d_name, ".efi") || de->d_name[0] == '.')
                         continue;
                 p = path_join(dir, de->d_name);
                 if (!p || read_full_file(p, FILE_MAX, &image, &size) < 0)
                         continue;
-                if (pe_find_section(image, size, ".osrel", false, &osrel, &on) < 0)
-                        continue; /* not a UKI */
-                e = calloc(1, sizeof *e);
-                if (!e)
+                if (asprintf(&efi_path, "/EFI/Linux/%s", de->d_name) < 0)
                         continue;
-                (void) bls_id_from_filename(de->d_name, &e->id, &e->tries_left, &e->tries_done);
-                e->kind = BLS_KIND_UKI;
-                (void) asprintf(&e->path, "/EFI/Linux/%s", de->d_name);
-                e->title = osrel_value((const char *) osrel, on, "PRETTY_NAME") ?: osrel_value((const char *) osrel, on, "NAME");
-                e->version = osrel_value((const char *) osrel, on, "VERSION_ID");
-                if (pe_find_section(image, size, ".cmdline", false, &cmdline, &cn) >= 0)
-                        e->options = strndup((const char *) cmdline, strnlen((const char *) cmdline, cn));
-                if (!e->id || !e->path) {
-                        bls_entry_free(e);
-                        continue;
-                }
-                add(l, e, "uki");
+                n = uki_entries_make(de->d_name, efi_path, image, size, false, e, ELEMENTSOF(e));
+                for (int i = 0; i < n; i++)
+                        add(l, e[i], "uki");
         }
         closedir(d);
 }

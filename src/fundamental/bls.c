@@ -4,6 +4,7 @@
  * Boot Loader Specification Type #1 entries.
  */
 #include "bls.h"
+#include "conf-line.h"
 #include "errno-fundamental.h"
 #include "memory-fundamental.h"
 #include "string-fundamental.h"
@@ -27,54 +28,132 @@ void bls_entry_free(BlsEntry *e) {
         ffree(e);
 }
 
-static bool parse_uint(const char *s, size_t n, int *ret) {
-        int v = 0;
+/* A decimal number up to INT_MAX. @ret 0, -EINVAL (not a number), -ERANGE (too big) */
+static int parse_counter(const char *s, size_t n, int *ret) {
+        long long v = 0;
 
-        if (n == 0 || n > 6)
-                return false;
+        if (n == 0)
+                return -EINVAL;
         for (size_t i = 0; i < n; i++) {
                 if (!fascii_isdigit(s[i]))
-                        return false;
+                        return -EINVAL;
                 v = v * 10 + (s[i] - '0');
+                if (v > 0x7fffffff)
+                        return -ERANGE;
         }
-        *ret = v;
-        return true;
+        *ret = (int) v;
+        return 0;
+}
+
+/* ".conf" or ".efi" at the end, any case: where it starts, or NULL. */
+static const char *entry_suffix(const char *filename, size_t n) {
+        static const char *const suffixes[] = { ".conf", ".efi" };
+
+        for (size_t i = 0; i < ELEMENTSOF(suffixes); i++) {
+                size_t k = fstrlen(suffixes[i]), j;
+                if (n < k)
+                        continue;
+                for (j = 0; j < k && fascii_tolower(filename[n - k + j]) == suffixes[i][j]; j++)
+                        ;
+                if (j == k)
+                        return filename + n - k;
+        }
+        return NULL;
+}
+
+int bls_counter_parse(const char *filename, BlsCounter *ret) {
+        size_t n = fstrlen(filename), plus, dash;
+        const char *suffix = entry_suffix(filename, n);
+        int left, done = 0, r;
+
+        *ret = (BlsCounter) { .tries_left = -1, .tries_done = -1 };
+        if (!suffix)
+                return 0;
+        n = (size_t) (suffix - filename);
+        /* the last '+' before the suffix */
+        for (plus = n; plus > 0 && filename[plus - 1] != '+'; plus--)
+                ;
+        if (plus <= 1)
+                return 0;
+        for (dash = plus; dash < n && filename[dash] != '-'; dash++)
+                ;
+        r = parse_counter(filename + plus, dash - plus, &left);
+        if (r == 0 && dash < n)
+                r = parse_counter(filename + dash + 1, n - dash - 1, &done);
+        if (r == -ERANGE)
+                return r;
+        if (r < 0)
+                return 0;
+        *ret = (BlsCounter) { .prefix_len = plus - 1, .suffix = suffix, .tries_left = left, .tries_done = done };
+        return 1;
 }
 
 int bls_id_from_filename(const char *filename, char **ret_id, int *ret_left, int *ret_done) {
-        size_t n = fstrlen(filename), plus;
-        const char *e = fendswith(filename, ".conf");
-        int left = -1, done = -1;
+        BlsCounter c;
+        size_t n = fstrlen(filename), keep;
+        char *id;
 
-        if (e)
-                n = (size_t) (e - filename);
-
-        /* "+LEFT" or "+LEFT-DONE" at the end of the name */
-        for (plus = n; plus > 0 && filename[plus - 1] != '+'; plus--)
-                ;
-        if (plus > 1) {
-                const char *c = filename + plus;
-                size_t rest = n - plus, dash = 0;
-
-                while (dash < rest && c[dash] != '-')
-                        dash++;
-                if (parse_uint(c, dash, &left) && (dash == rest || parse_uint(c + dash + 1, rest - dash - 1, &done)))
-                        n = plus - 1;
-                else
-                        left = done = -1;
-                if (left >= 0 && done < 0)
-                        done = 0;
-        }
         if (n == 0)
                 return -EINVAL;
-
-        *ret_id = fstrndup(filename, n);
-        if (!*ret_id)
+        if (bls_counter_parse(filename, &c) <= 0)
+                c = (BlsCounter) { .prefix_len = n, .suffix = filename + n, .tries_left = -1, .tries_done = -1 };
+        if (c.prefix_len == 0)
+                return -EINVAL;
+        /* The ID is the lowercased name without the counter: "Foo+3-1.conf" is "foo.conf". */
+        keep = fstrlen(c.suffix);
+        id = fmalloc(c.prefix_len + keep + 1);
+        if (!id)
                 return -ENOMEM;
+        fmemcpy(id, filename, c.prefix_len);
+        fmemcpy(id + c.prefix_len, c.suffix, keep + 1);
+        for (char *p = id; *p; p++)
+                *p = fascii_tolower(*p);
+        *ret_id = id;
         if (ret_left)
-                *ret_left = left;
+                *ret_left = c.tries_left;
         if (ret_done)
-                *ret_done = done;
+                *ret_done = c.tries_done;
+        return 0;
+}
+
+/* Decimal digits of v into buf (no NUL); returns their number. */
+static size_t format_uint(unsigned v, char *buf) {
+        char tmp[12];
+        size_t n = 0, i;
+
+        do {
+                tmp[n++] = (char) ('0' + v % 10);
+                v /= 10;
+        } while (v);
+        for (i = 0; i < n; i++)
+                buf[i] = tmp[n - 1 - i];
+        return n;
+}
+
+int bls_counter_next_filename(const char *filename, char **ret) {
+        BlsCounter c;
+        size_t sl;
+        char *s;
+        int r;
+
+        r = bls_counter_parse(filename, &c);
+        if (r <= 0)
+                return r < 0 ? r : -ENOENT;
+        if (c.tries_left == 0)
+                return -ENOENT; /* nothing left to count */
+        sl = fstrlen(c.suffix);
+        s = fmalloc(c.prefix_len + 1 + 11 + 1 + 11 + sl + 1);
+        if (!s)
+                return -ENOMEM;
+        fmemcpy(s, filename, c.prefix_len);
+        r = (int) c.prefix_len;
+        s[r++] = '+';
+        r += (int) format_uint((unsigned) c.tries_left - 1, s + r);
+        s[r++] = '-';
+        /* done saturates rather than wrapping at INT_MAX */
+        r += (int) format_uint((unsigned) c.tries_done + (c.tries_done < 0x7fffffff), s + r);
+        fmemcpy(s + r, c.suffix, sl + 1);
+        *ret = s;
         return 0;
 }
 
@@ -158,7 +237,8 @@ static int parse_line(BlsEntry *e, const char *key, size_t kn, const char *v, si
 int bls_entry_parse(const char *filename, const char *text, size_t size, BlsEntry **ret) {
         BlsEntry *e = fmalloc(sizeof *e);
         bool conflict = false;
-        size_t i = 0;
+        size_t pos = 0;
+        ConfLine l;
         int r;
 
         if (!e)
@@ -168,26 +248,8 @@ int bls_entry_parse(const char *filename, const char *text, size_t size, BlsEntr
         if (r < 0)
                 goto fail;
 
-        while (i < size) {
-                size_t start = i, end, ks, ke, vs;
-
-                while (i < size && text[i] != '\n')
-                        i++;
-                end = i++;
-                while (start < end && fascii_isspace(text[start]))
-                        start++;
-                while (end > start && fascii_isspace(text[end - 1]))
-                        end--;
-                if (start == end || text[start] == '#')
-                        continue;
-                ks = start;
-                ke = ks;
-                while (ke < end && !fascii_isspace(text[ke]))
-                        ke++;
-                vs = ke;
-                while (vs < end && fascii_isspace(text[vs]))
-                        vs++;
-                r = parse_line(e, text + ks, ke - ks, text + vs, end - vs, &conflict);
+        while (conf_line_next(text, size, &pos, " \t", &l)) {
+                r = parse_line(e, l.key, l.key_len, l.value, l.value_len, &conflict);
                 if (r < 0)
                         goto fail;
         }
@@ -203,9 +265,21 @@ fail:
         return r;
 }
 
+static unsigned profile_number(const BlsEntry *e) {
+        unsigned n = 0;
+
+        for (const char *p = e->profile; p && *p; p++)
+                n = n * 10 + (unsigned) (*p - '0');
+        return n;
+}
+
 int bls_entry_compare(const BlsEntry *a, const BlsEntry *b) {
         int r;
 
+        /* Entries out of tries go last. */
+        r = CMP(a->tries_left == 0, b->tries_left == 0);
+        if (r != 0)
+                return r;
         /* Entries with a sort key come first. */
         r = CMP(!a->sort_key, !b->sort_key);
         if (r != 0)
@@ -223,11 +297,48 @@ int bls_entry_compare(const BlsEntry *a, const BlsEntry *b) {
                         return r;
         }
         /* Then by ID, newest first, as systemd-boot sorts kernels. */
-        return -version_compare(a->id, b->id);
+        r = -version_compare(a->id, b->id);
+        if (r != 0)
+                return r;
+        r = CMP(profile_number(a), profile_number(b));
+        if (r != 0)
+                return r;
+        if (a->tries_left < 0 || b->tries_left < 0)
+                return 0;
+        r = -CMP(a->tries_left, b->tries_left);
+        return r != 0 ? r : CMP(a->tries_done, b->tries_done);
+}
+
+bool bls_entry_for_architecture(const BlsEntry *e, const char *arch) {
+        const char *a = e->architecture, *b = arch;
+
+        if (!a)
+                return true;
+        for (; *a && *b; a++, b++)
+                if (fascii_tolower(*a) != fascii_tolower(*b))
+                        return false;
+        return !*a && !*b;
+}
+
+char *bls_path_to_efi(const char *path) {
+        char *s = fstrdup(path), *t = s;
+
+        if (!s)
+                return NULL;
+        /* '/' becomes '\' and runs of separators collapse to one */
+        for (const char *p = path; *p; p++) {
+                char c = *p == '/' ? '\\' : *p;
+                if (c == '\\' && t > s && t[-1] == '\\')
+                        continue;
+                *t++ = c;
+        }
+        *t = 0;
+        return s;
 }
 
 char *bls_entry_load_options(const BlsEntry *e) {
-        size_t pl = e->profile ? fstrlen(e->profile) + 2 : 0, ol = e->options ? fstrlen(e->options) : 0;
+        size_t pl = e->profile ? fstrlen(e->profile) + 2 : 0;
+        size_t ol = e->options && !e->options_implied ? fstrlen(e->options) : 0;
         char *text;
 
         if (pl + ol == 0)
@@ -240,7 +351,7 @@ char *bls_entry_load_options(const BlsEntry *e) {
                 fmemcpy(text + 1, e->profile, pl - 2);
                 text[pl - 1] = ol ? ' ' : 0;
         }
-        fmemcpy(text + pl, e->options ?: "", ol);
+        fmemcpy(text + pl, ol ? e->options : "", ol);
         text[pl + ol - (ol ? 0 : 1)] = 0;
         return text;
 }

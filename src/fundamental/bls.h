@@ -29,6 +29,7 @@ typedef struct BlsEntry {
         char *path;             /* linux, efi, uki or uki-url value */
         char *profile;          /* "profile N": which profile of a multi-profile UKI, or NULL */
         BlsKind kind;
+        bool options_implied;   /* Type #2: options shown from .cmdline, not passed (the UKI applies them) */
         char *initrds[BLS_INITRDS_MAX];
         unsigned n_initrds;
         int tries_left, tries_done; /* -1 when the file name has no counter */
@@ -43,10 +44,38 @@ void bls_entry_free(BlsEntry *e);
  */
 int bls_entry_parse(const char *filename, const char *text, size_t size, BlsEntry **ret);
 
-/** Split "NAME+LEFT-DONE.conf" into the ID and counters (tries -1 when absent). */
+/**
+ * The entry ID of a file name: lowercased, without the boot counter ("Foo+3-1.conf" is "foo.conf"),
+ * and its counters (-1 when the name has none).
+ */
 int bls_id_from_filename(const char *filename, char **ret_id, int *ret_left, int *ret_done);
 
-/** systemd's menu order: sort-key entries first (by sort-key, machine-id, newest version), then by ID. */
+/** Where the counter "+LEFT[-DONE]" sits in a file name that ends in .conf or .efi (any case). */
+typedef struct BlsCounter {
+        size_t prefix_len;      /* length of the name before the '+' */
+        const char *suffix;     /* ".conf" or ".efi" in the name */
+        int tries_left, tries_done;
+} BlsCounter;
+
+/** @ret 1 with a counter, 0 without one, -ERANGE when a number is above INT_MAX */
+int bls_counter_parse(const char *filename, BlsCounter *ret);
+
+/**
+ * The name a file gets when it is started once more: "foo+3.conf" is "foo+2-1.conf".
+ * @ret 0, -ENOENT when the name has no counter or no tries left, -ERANGE, -ENOMEM
+ */
+int bls_counter_next_filename(const char *filename, char **ret);
+
+/** Whether the entry's "architecture" (if any) is arch, compared case-insensitively. */
+bool bls_entry_for_architecture(const BlsEntry *e, const char *arch);
+
+/** An entry's path as a UEFI file path: '/' turned into '\\', runs of separators collapsed. */
+char *bls_path_to_efi(const char *path);
+
+/**
+ * systemd's menu order: entries out of tries last; sort-key entries first (by sort-key, machine-id,
+ * newest version); then by ID (newest first), profile, tries left (more first), tries done (fewer first).
+ */
 int bls_entry_compare(const BlsEntry *a, const BlsEntry *b);
 
 /**

@@ -132,6 +132,9 @@ int pe_find_profile_section(const void *image, size_t size, unsigned profile, co
                         current++;
                         if (current > (int) profile)
                                 break;
+                        /* a profile's own .profile section says its ID and TITLE */
+                        if (current == (int) profile && fstreq(name, ".profile"))
+                                return section_data(image, size, &s, loaded, ret_data, ret_size);
                         continue;
                 }
                 if (!fstreq(s.name, name))

@@ -32,9 +32,9 @@ python3 -c "import sys; sys.stdout.buffer.write(b'\x06\0\0\0' + 'http://10.0.2.2
 json=$(URLBOOT_SMBIOS_DIR=$tmp/smbios URLBOOT_EFIVARFS=$tmp/efivars "$ctl" list --json --esp="$esp" 2>"$tmp/err")
 check "list --json is JSON" "python3 -c 'import json,sys; json.loads(sys.argv[1])' '$json'"
 check "sort-key entries first, newest version first, then by ID" \
-	"python3 -c 'import json,sys; ids=[e[\"id\"] for e in json.loads(sys.argv[1])]; assert ids[:2]==[\"debian-6.1.0-13\",\"debian-6.1.0-9\"], ids; assert set(ids[2:])=={\"net\",\"demo-os.efi\",\"counted\"}, ids' '$json'"
+	"python3 -c 'import json,sys; ids=[e[\"id\"] for e in json.loads(sys.argv[1])]; assert ids[:2]==[\"debian-6.1.0-13.conf\",\"debian-6.1.0-9.conf\"], ids; assert set(ids[2:])=={\"net.conf\",\"demo-os.efi\",\"counted.conf\"}, ids' '$json'"
 check "the relative uki-url is resolved against LoaderDeviceURL" \
-	"python3 -c 'import json,sys; e=[e for e in json.loads(sys.argv[1]) if e[\"id\"]==\"net\"][0]; assert e[\"target\"]==\"http://10.0.2.2:8080/dir/uki.efi\" and e[\"source\"]==\"smbios\"' '$json'"
+	"python3 -c 'import json,sys; e=[e for e in json.loads(sys.argv[1]) if e[\"id\"]==\"net.conf\"][0]; assert e[\"target\"]==\"http://10.0.2.2:8080/dir/uki.efi\" and e[\"source\"]==\"smbios\"' '$json'"
 # Type #2 IDs keep ".efi", as systemd-boot's do.
 check "a Type #2 UKI shows its .osrel title, version and .cmdline" \
 	"python3 -c 'import json,sys; e=[e for e in json.loads(sys.argv[1]) if e[\"id\"]==\"demo-os.efi\"][0]; assert e[\"title\"]==\"Demo OS\" and e[\"version\"]==\"42\" and e[\"options\"].startswith(\"quiet\")' '$json'"

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * loader.conf parsing and the timeout and reboot rules.
+ */
+#include "conf-line.h"
+#include "errno-fundamental.h"
+#include "loader-conf.h"
+#include "memory-fundamental.h"
+#include "string-fundamental.h"
+
+void loader_conf_init(LoaderConf *c) {
+        *c = (LoaderConf) {
+                .timeout = LOADER_TIMEOUT_UNSET,
+                .editor = true,
+                .reboot_on_error = REBOOT_ON_ERROR_AUTO,
+                .console_mode = CONSOLE_MODE_KEEP,
+        };
+}
+
+void loader_conf_done(LoaderConf *c) {
+        ffree(c->default_pattern);
+        c->default_pattern = NULL;
+}
+
+static bool value_is(const ConfLine *l, const char *word) {
+        return l->value_len == fstrlen(word) && fmemcmp(l->value, word, l->value_len) == 0;
+}
+
+/* A decimal number of at most max. @ret 0 or -EINVAL */
+static int parse_number(const char *v, size_t n, uint64_t max, uint64_t *ret) {
+        uint64_t x = 0;
+
+        if (n == 0 || n > 19)
+                return -EINVAL;
+        for (size_t i = 0; i < n; i++) {
+                if (!fascii_isdigit(v[i]))
+                        return -EINVAL;
+                x = x * 10 + (uint64_t) (v[i] - '0');
+        }
+        if (x > max)
+                return -EINVAL;
+        *ret = x;
+        return 0;
+}
+
+int loader_timeout_parse(const char *v, size_t n, uint32_t *ret) {
+        ConfLine l = { .value = v, .value_len = n };
+        uint64_t x;
+
+        if (value_is(&l, "menu-force"))
+                *ret = LOADER_TIMEOUT_MENU_FORCE;
+        else if (value_is(&l, "menu-hidden"))
+                *ret = LOADER_TIMEOUT_MENU_HIDDEN;
+        else if (value_is(&l, "menu-disabled"))
+                *ret = LOADER_TIMEOUT_MENU_DISABLED;
+        else if (parse_number(v, n, LOADER_TIMEOUT_MAX, &x) == 0)
+                *ret = (uint32_t) x;
+        else
+                return -EINVAL;
+        return 0;
+}
+
+static void parse_reboot_on_error(LoaderConf *c, const ConfLine *l) {
+        int b;
+
+        if (value_is(l, "auto")) {
+                c->reboot_on_error = REBOOT_ON_ERROR_AUTO;
+                return;
+        }
+        b = conf_parse_bool(l->value, l->value_len);
+        if (b >= 0)
+                c->reboot_on_error = b ? REBOOT_ON_ERROR_YES : REBOOT_ON_ERROR_NO;
+}
+
+static void parse_console_mode(LoaderConf *c, const ConfLine *l) {
+        uint64_t x;
+
+        if (value_is(l, "keep"))
+                c->console_mode = CONSOLE_MODE_KEEP;
+        else if (value_is(l, "auto"))
+                c->console_mode = CONSOLE_MODE_AUTO;
+        else if (value_is(l, "max"))
+                c->console_mode = CONSOLE_MODE_MAX;
+        else if (parse_number(l->value, l->value_len, 1000, &x) == 0) {
+                c->console_mode = CONSOLE_MODE_NUMBER;
+                c->console_mode_number = (unsigned) x;
+        }
+}
+
+static int parse_default(LoaderConf *c, const ConfLine *l) {
+        char *p;
+
+        /* "@saved" is the only pseudo-entry */
+        if (l->value_len > 0 && l->value[0] == '@' && !value_is(l, "@saved"))
+                return 0;
+        p = fstrndup(l->value, l->value_len);
+        if (!p)
+                return -ENOMEM;
+        for (char *q = p; *q; q++)
+                *q = fascii_tolower(*q);
+        ffree(c->default_pattern);
+        c->default_pattern = p;
+        return 0;
+}
+
+int loader_conf_parse(LoaderConf *c, const char *text, size_t size) {
+        size_t pos = 0;
+        ConfLine l;
+
+        while (conf_line_next(text, size, &pos, " \t", &l)) {
+                if (conf_line_key_is(&l, "timeout"))
+                        (void) loader_timeout_parse(l.value, l.value_len, &c->timeout);
+                else if (conf_line_key_is(&l, "default")) {
+                        if (parse_default(c, &l) < 0)
+                                return -ENOMEM;
+                } else if (conf_line_key_is(&l, "editor")) {
+                        int b = conf_parse_bool(l.value, l.value_len);
+                        if (b >= 0)
+                                c->editor = b;
+                } else if (conf_line_key_is(&l, "reboot-on-error"))
+                        parse_reboot_on_error(c, &l);
+                else if (conf_line_key_is(&l, "console-mode"))
+                        parse_console_mode(c, &l);
+        }
+        return 0;
+}
+
+uint32_t loader_timeout_effective(uint32_t conf, uint32_t variable, uint32_t oneshot) {
+        if (oneshot != LOADER_TIMEOUT_UNSET)
+                /* a one-shot timeout is asked for to see the menu: 0 would hide it */
+                return oneshot == 0 || oneshot == LOADER_TIMEOUT_MENU_DISABLED ? LOADER_TIMEOUT_MENU_FORCE : oneshot;
+        if (variable != LOADER_TIMEOUT_UNSET)
+                return variable;
+        return conf;
+}
+
+MenuMode loader_menu_mode(uint32_t timeout) {
+        switch (timeout) {
+        case LOADER_TIMEOUT_MENU_DISABLED:
+                return MENU_MODE_BOOT_NOW;
+        case LOADER_TIMEOUT_UNSET:
+        case LOADER_TIMEOUT_MENU_HIDDEN:
+                return MENU_MODE_HIDDEN;
+        case LOADER_TIMEOUT_MENU_FORCE:
+                return MENU_MODE_WAIT;
+        default:
+                return MENU_MODE_COUNTDOWN;
+        }
+}
+
+bool loader_reboot_after_failure(RebootOnError mode, int tries_left, bool uki_url, bool key_pressed) {
+        switch (mode) {
+        case REBOOT_ON_ERROR_YES:
+                return true;
+        case REBOOT_ON_ERROR_AUTO:
+                return tries_left > 0 || (uki_url && tries_left < 0 && !key_pressed);
+        default:
+                return false;
+        }
+}

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Type #2 entries from a UKI's .osrel, .cmdline and .profile sections.
+ */
+#include "conf-line.h"
+#include "errno-fundamental.h"
+#include "memory-fundamental.h"
+#include "pe-image.h"
+#include "string-fundamental.h"
+#include "uki-entry.h"
+
+/* The first of keys that the text sets, as a new string. */
+static char *first_value(const uint8_t *text, size_t n, const char *const *keys, size_t n_keys) {
+        for (size_t i = 0; i < n_keys; i++) {
+                char *v = conf_osrel_value((const char *) text, n, keys[i]);
+                if (v && *v)
+                        return v;
+                ffree(v);
+        }
+        return NULL;
+}
+
+static const uint8_t *section(const void *image, size_t size, unsigned profile, const char *name, bool loaded,
+                              size_t *ret_size) {
+        const uint8_t *d;
+
+        if (pe_find_profile_section(image, size, profile, name, loaded, &d, ret_size) < 0)
+                return NULL;
+        *ret_size = fstrnlen((const char *) d, *ret_size); /* sections are NUL-padded */
+        return d;
+}
+
+/* "A" + " (" + "B" + ")" or "A" + "@" + "B": one allocation. */
+static char *join3(const char *a, const char *mid, const char *b, const char *end) {
+        size_t la = fstrlen(a), lm = fstrlen(mid), lb = fstrlen(b), le = fstrlen(end);
+        char *s = fmalloc(la + lm + lb + le + 1);
+
+        if (!s)
+                return NULL;
+        fmemcpy(s, a, la);
+        fmemcpy(s + la, mid, lm);
+        fmemcpy(s + la + lm, b, lb);
+        fmemcpy(s + la + lm + lb, end, le + 1);
+        return s;
+}
+
+static void decimal(unsigned v, char buf[12]) {
+        char tmp[12];
+        size_t n = 0;
+
+        do
+                tmp[n++] = (char) ('0' + v % 10);
+        while ((v /= 10));
+        for (size_t i = 0; i < n; i++)
+                buf[i] = tmp[n - 1 - i];
+        buf[n] = 0;
+}
+
+static const char *const name_keys[] = { "PRETTY_NAME", "IMAGE_ID", "NAME", "ID" };
+static const char *const version_keys[] = { "IMAGE_VERSION", "VERSION", "VERSION_ID", "BUILD_ID" };
+static const char *const sort_keys[] = { "IMAGE_ID", "ID" };
+
+/* Give a profile's entry its "@..." ID and "(...)" title. */
+static int name_profile(BlsEntry *e, unsigned profile, const uint8_t *prof, size_t pn) {
+        static const char *const id_key[] = { "ID" }, *const title_key[] = { "TITLE" };
+        char *pid = prof ? first_value(prof, pn, id_key, 1) : NULL;
+        char *ptitle = prof ? first_value(prof, pn, title_key, 1) : NULL;
+        char num[12], label[24], *id, *title;
+
+        decimal(profile, num);
+        fmemcpy(label, "Profile #", 9);
+        decimal(profile + 1, label + 9);
+        id = join3(e->id, "@", pid ?: num, "");
+        title = join3(e->title, " (", ptitle ?: pid ?: label, ")");
+        ffree(pid);
+        ffree(ptitle);
+        if (!id || !title) {
+                ffree(id);
+                ffree(title);
+                return -ENOMEM;
+        }
+        ffree(e->id);
+        ffree(e->title);
+        e->id = id;
+        e->title = title;
+        e->profile = fstrdup(num);
+        return e->profile ? 0 : -ENOMEM;
+}
+
+static int make_one(const char *filename, const char *path, const void *image, size_t size, bool loaded,
+                    unsigned profile, bool multi, BlsEntry **ret) {
+        const uint8_t *osrel, *cmdline, *prof = NULL;
+        size_t on, cn, pn = 0;
+        BlsEntry *e;
+        int r;
+
+        osrel = section(image, size, profile, ".osrel", loaded, &on);
+        if (!osrel)
+                return 0; /* profiles without .osrel are not shown */
+        e = fmalloc(sizeof *e);
+        if (!e)
+                return -ENOMEM;
+        fmemset(e, 0, sizeof *e);
+        e->kind = BLS_KIND_UKI;
+        e->options_implied = true;
+        r = bls_id_from_filename(filename, &e->id, &e->tries_left, &e->tries_done);
+        if (r < 0)
+                goto fail;
+        r = -ENOMEM;
+        e->title = first_value(osrel, on, name_keys, ELEMENTSOF(name_keys));
+        if (!e->title) {
+                bls_entry_free(e);
+                return 0; /* nothing to call it: not shown */
+        }
+        e->version = first_value(osrel, on, version_keys, ELEMENTSOF(version_keys));
+        e->sort_key = first_value(osrel, on, sort_keys, ELEMENTSOF(sort_keys));
+        e->path = fstrdup(path);
+        if (!e->path)
+                goto fail;
+        cmdline = section(image, size, profile, ".cmdline", loaded, &cn);
+        if (cmdline && !(e->options = fstrndup((const char *) cmdline, cn)))
+                goto fail;
+        if (multi) {
+                prof = section(image, size, profile, ".profile", loaded, &pn);
+                r = name_profile(e, profile, prof, pn);
+                if (r < 0)
+                        goto fail;
+        }
+        *ret = e;
+        return 1;
+fail:
+        bls_entry_free(e);
+        return r;
+}
+
+int uki_entries_make(const char *filename, const char *path, const void *image, size_t size, bool loaded,
+                     BlsEntry **ret, unsigned max) {
+        PeHeaders h;
+        unsigned n_profiles, n = 0;
+        bool multi;
+
+        if (pe_parse_headers(image, size, &h) < 0)
+                return -EBADMSG;
+        n_profiles = pe_count_profiles(image, size);
+        multi = n_profiles > 1 || pe_find_section(image, size, ".profile", loaded, &(const uint8_t *) { NULL },
+                                                   &(size_t) { 0 }) >= 0;
+        for (unsigned p = 0; p < n_profiles && n < max; p++) {
+                int r = make_one(filename, path, image, size, loaded, p, multi, ret + n);
+                if (r < 0) {
+                        while (n > 0)
+                                bls_entry_free(ret[--n]);
+                        return r;
+                }
+                n += (unsigned) r;
+        }
+        return (int) n;
+}
