@@ -207,3 +207,66 @@ void smbios_foreach_oem_string(int (*cb)(const char *s, size_t n, void *userdata
                 }
         }
 }
+
+EFI_STATUS set_loader_string_persistent(const CHAR16 *name, const char *value) {
+        void *u = NULL;
+        size_t size;
+        EFI_STATUS s;
+
+        if (utf8_to_utf16le(value, fstrlen(value), &u, &size) < 0)
+                return EFI_INVALID_PARAMETER;
+        s = RT->SetVariable((CHAR16 *) name, &loader_vendor_guid,
+                            EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS,
+                            size, u);
+        ffree(u);
+        return s;
+}
+
+char *get_loader_string(const CHAR16 *name) {
+        CHAR16 buf[256];
+        UINTN size = sizeof buf - sizeof(CHAR16);
+
+        if (RT->GetVariable((CHAR16 *) name, &loader_vendor_guid, NULL, &size, buf) != EFI_SUCCESS)
+                return NULL;
+        buf[size / sizeof(CHAR16)] = 0;
+        return char16_to_utf8(buf, size / sizeof(CHAR16));
+}
+
+static uint64_t read_tsc(void) {
+        uint32_t lo, hi;
+
+        __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+        return ((uint64_t) hi << 32) | lo;
+}
+
+/* TSC ticks per microsecond, measured once over a 1 ms stall (as systemd-boot does). */
+static uint64_t tsc_per_usec(void) {
+        static uint64_t per_usec;
+
+        if (!per_usec) {
+                uint64_t start = read_tsc();
+                BS->Stall(1000);
+                per_usec = (read_tsc() - start) / 1000;
+                if (!per_usec)
+                        per_usec = 1;
+        }
+        return per_usec;
+}
+
+uint64_t time_usec(void) {
+        return read_tsc() / tsc_per_usec();
+}
+
+EFI_STATUS set_loader_time(const CHAR16 *name) {
+        char digits[24], text[24];
+        uint64_t v = time_usec();
+        size_t n = 0;
+
+        do
+                digits[n++] = (char) ('0' + v % 10);
+        while ((v /= 10) && n < sizeof digits);
+        for (size_t i = 0; i < n; i++)
+                text[i] = digits[n - 1 - i];
+        text[n] = 0;
+        return set_loader_string(name, text);
+}

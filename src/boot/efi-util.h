@@ -31,6 +31,18 @@ EFI_STATUS set_loader_string_if_unset(const CHAR16 *name, const char *value_utf8
 /** Set a 64-bit little-endian feature mask. */
 EFI_STATUS set_loader_u64(const CHAR16 *name, uint64_t value);
 
+/** Set a non-volatile string variable (LoaderEntryLastBooted). */
+EFI_STATUS set_loader_string_persistent(const CHAR16 *name, const char *value_utf8);
+
+/** A string variable of the Boot Loader Interface as new UTF-8, or NULL when unset. */
+char *get_loader_string(const CHAR16 *name);
+
+/** Microseconds since the CPU started counting (TSC), for LoaderTime*USec. */
+uint64_t time_usec(void);
+
+/** Set a LoaderTime*USec variable to now. */
+EFI_STATUS set_loader_time(const CHAR16 *name);
+
 /** Whether a Boot Loader Interface variable exists. */
 BOOLEAN loader_variable_exists(const CHAR16 *name);
 

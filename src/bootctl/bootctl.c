@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "list.h"
+#include "manager-build.h"
 #include "log.h"
 #include "string-util.h"
 #include "status.h"
@@ -24,6 +25,7 @@ static void help(void) {
                "  status        firmware, boot loader and stub as they reported (incl. network boot URLs)\n"
                "  list          the entries the boot manager would show, in its order\n"
                "  build-uki     assemble a unified kernel image from the urlboot stub and its parts\n"
+               "  build-manager build menu entries and loader.conf into the boot manager\n"
                "  add-uri URL   register a boot entry (Boot####) that HTTP-boots URL\n"
                "  remove-uri URL|NNNN\n"
                "                remove such entries\n"
@@ -55,6 +57,8 @@ int main(int argc, char *argv[]) {
                 r = verb_list(argc - 1, argv + 1);
         else if (streq(argv[1], "build-uki"))
                 r = verb_build_uki(argc - 1, argv + 1);
+        else if (streq(argv[1], "build-manager"))
+                r = verb_build_manager(argc - 1, argv + 1);
         else if (streq(argv[1], "add-uri"))
                 r = verb_add_uri(argc - 1, argv + 1);
         else if (streq(argv[1], "remove-uri"))

@@ -107,6 +107,7 @@ static const Section sections[] = {
 static void print_text(void) {
         _cleanup_free_ char *fw = get_string("LoaderFirmwareType"), *fwi = get_string("LoaderFirmwareInfo");
         _cleanup_free_ char *cur = get_string("LoaderEntrySelected"), *def = get_string("LoaderEntryDefault");
+        _cleanup_free_ char *count = get_string("LoaderBootCountPath");
         int sb = secure_boot();
 
         printf("System:\n");
@@ -136,11 +137,14 @@ static void print_text(void) {
                 if (def)
                         printf(" Default Entry: %s\n", def);
         }
+        if (count)
+                printf("    Boot Count: %s\n", count);
 }
 
 static void print_json(void) {
         _cleanup_free_ char *fw = get_string("LoaderFirmwareType"), *fwi = get_string("LoaderFirmwareInfo");
         _cleanup_free_ char *cur = get_string("LoaderEntrySelected"), *def = get_string("LoaderEntryDefault");
+        _cleanup_free_ char *count = get_string("LoaderBootCountPath");
         int sb = secure_boot();
 
         putchar('{');
@@ -176,6 +180,8 @@ static void print_json(void) {
         json_write_string(stdout, cur);
         json_write_key(stdout, "defaultEntry", false);
         json_write_string(stdout, def);
+        json_write_key(stdout, "bootCountPath", false);
+        json_write_string(stdout, count);
         puts("}");
 }
 

@@ -19,6 +19,57 @@ def sha256(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
+def mtools(*args):
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, env=dict(os.environ, MTOOLS_SKIP_CHECK='1'))
+
+
+def put_text(img, path, text, tmpdir):
+    f = os.path.join(tmpdir, 'text')
+    with open(f, 'w') as out:
+        out.write(text)
+    mtools('mcopy', '-o', '-i', img, f, '::' + path)
+
+
+ESP_OFFSET, ESP_MB, XBOOTLDR_MB = 1 << 20, 128, 32
+
+
+def make_esp_disk(path, manager, uki, tmpdir):
+    """A GPT disk, no mount needed: an ESP (FAT, mtools) with the boot manager as the removable-media
+    loader, loader.conf, a Type #2 UKI and Type #1 entries (one counted, two that must be left out),
+    and an XBOOTLDR partition with one more Type #1 entry. Returns the ESP's mtools image spec."""
+    size = ESP_OFFSET + (ESP_MB + XBOOTLDR_MB) * (1 << 20) + (1 << 20)
+    with open(path, 'wb') as f:
+        f.truncate(size)
+    layout = (f'label: gpt\nstart=2048, size={ESP_MB * 2048}, type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B\n'
+              f'size={XBOOTLDR_MB * 2048}, type=BC13C2FF-59E6-4262-A352-B275FD6F7172\n')
+    subprocess.run(['sfdisk', '--quiet', path], input=layout, text=True, check=True)
+    esp = f'{path}@@{ESP_OFFSET}'
+    xbootldr = f'{path}@@{ESP_OFFSET + ESP_MB * (1 << 20)}'
+    mtools('mformat', '-i', esp, '-F', '-T', str(ESP_MB * 2048), '-v', 'ESP', '::')
+    mtools('mformat', '-i', xbootldr, '-T', str(XBOOTLDR_MB * 2048), '-v', 'XBOOTLDR', '::')
+    for d in ('/EFI', '/EFI/BOOT', '/EFI/Linux', '/loader', '/loader/entries'):
+        mtools('mmd', '-i', esp, '::' + d)
+    mtools('mcopy', '-i', esp, manager, '::/EFI/BOOT/BOOTX64.EFI')
+    mtools('mcopy', '-i', esp, uki, '::/EFI/Linux/os.efi')
+    put_text(esp, '/loader/loader.conf', 'timeout 2\ndefault local-uki.conf\nreboot-on-error no\n', tmpdir)
+    put_text(esp, '/loader/entries/local-uki+3.conf', 'title urlboot local UKI\nuki /EFI/Linux/os.efi\n', tmpdir)
+    put_text(esp, '/loader/entries/missing-kernel.conf', 'title Missing kernel\nlinux /vmlinuz-none\n', tmpdir)
+    put_text(esp, '/loader/entries/other-arch.conf', 'title Other arch\narchitecture aa64\nuki /EFI/Linux/os.efi\n',
+             tmpdir)
+    for d in ('/EFI', '/EFI/tools', '/loader', '/loader/entries'):
+        mtools('mmd', '-i', xbootldr, '::' + d)
+    mtools('mcopy', '-i', xbootldr, manager, '::/EFI/tools/tool.efi')
+    put_text(xbootldr, '/loader/entries/tool.conf', 'title Tool from XBOOTLDR\nefi /EFI/tools/tool.efi\n', tmpdir)
+    return esp
+
+
+def result_ok(p):
+    try:
+        return json.loads(p.stdout.strip().splitlines()[-1]).get('ok', False)
+    except (ValueError, IndexError):
+        return False
+
+
 def main():
     build, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     only = sys.argv[3:]
@@ -79,6 +130,32 @@ def main():
             subprocess.run([os.path.join(build, 'src/bootctl/urlbootctl'), 'add-uri', '--next', '--vars-file', vars_file,
                             '--title', name, f'http://10.0.2.2:8080/{name}.efi'], check=True, stdout=subprocess.DEVNULL)
             boot = ['--vars', vars_file]
+        elif via == 'esp-disk':
+            # Firmware boots the boot manager from a disk ESP; it picks the loader.conf default, a Type #1
+            # "uki" entry with a counter, renames it and records LoaderBootCountPath.
+            disk = os.path.join(logs, f'{name}.disk.img')
+            esp = make_esp_disk(disk, os.path.join(build, 'src/boot/urlbootx64.efi'), uki, logs)
+            boot = ['--disk', disk, '--require', r'^ > urlboot local UKI$', '--require', r'Tool from XBOOTLDR',
+                    '--require', r'debian|Debian', '--require', r'URLBOOTCTL: +Current Entry: local-uki\.conf$',
+                    '--fail', 'Missing kernel|Other arch']
+        elif via in ('manager-builtin', 'manager-reboot'):
+            # The boot manager carries its own menu (.entries) and loader.conf (.loader): no SMBIOS.
+            conf = os.path.join(logs, f'{name}.loader.conf')
+            entry = os.path.join(logs, f'{name}.conf')
+            with open(entry, 'w') as f:
+                f.write(f'title Built-in {name}\nuki-url :{name}.efi\n' if via == 'manager-builtin'
+                        else f'title Missing {name}\nuki-url :{name}-missing.efi\n')
+            with open(conf, 'w') as f:
+                f.write('timeout 1\n' if via == 'manager-builtin' else 'timeout 0\nreboot-on-error yes\n')
+            subprocess.run([os.path.join(build, 'src/bootctl/urlbootctl'), 'build-manager', f'--entry={entry}',
+                            f'--loader-conf={conf}', '--manager', os.path.join(build, 'src/boot/urlbootx64.efi'),
+                            f'--output={os.path.join(srv, name + "-manager.efi")}'], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            boot = ['--bootfile', f'{name}-manager.efi']
+            if via == 'manager-builtin':
+                boot += ['--require', rf'^ > Built-in {name}$']
+            else:
+                boot += ['--require', rf'starting http://10\.0\.2\.2:8080/{name}-missing\.efi', '--expect-exit']
         elif via in ('manager', 'manager-extra', 'manager-profile'):
             profile = 'profile 1\n' if via == 'manager-profile' else ''
             boot = ['--bootfile', 'urlbootx64.efi', '--smbios',
@@ -90,6 +167,17 @@ def main():
                             '--expect', expect] + boot,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         os.unlink(uki)
+        if via == 'esp-disk' and result_ok(p):
+            # The counter file was renamed on the disk itself (read back with mtools, not the guest).
+            listing = subprocess.run(['mdir', '-b', '-i', esp, '::/loader/entries'], capture_output=True, text=True,
+                                     env=dict(os.environ, MTOOLS_SKIP_CHECK='1')).stdout
+            if 'local-uki+2-1.conf' not in listing or 'local-uki+3.conf' in listing:
+                p = subprocess.CompletedProcess(p.args, 1, json.dumps({'ok': False, 'error': 'entries on disk: ' + listing}))
+        for f in (f'{name}-manager.efi',):
+            if os.path.exists(os.path.join(srv, f)):
+                os.unlink(os.path.join(srv, f))
+        if via == 'esp-disk':
+            os.unlink(disk)
         try:
             result = json.loads(p.stdout.strip().splitlines()[-1])
         except (ValueError, IndexError):

@@ -58,6 +58,11 @@ def main():
     ap.add_argument('--vars', help='OVMF variable store to use (copied)')
     ap.add_argument('--smbios', action='append', default=[])
     ap.add_argument('--memory', type=int, default=2048)
+    ap.add_argument('--disk', help='raw disk image attached as the first boot device (used in place, writable)')
+    ap.add_argument('--require', action='append', default=[],
+                    help='regex that some line must match before the marker counts')
+    ap.add_argument('--expect-exit', action='store_true',
+                    help='after the marker, the VM must stop by itself (a reset, with -no-reboot) within 30 s')
     ap.add_argument('--secure-boot', action='store_true',
                     help='OVMF with Secure Boot and Debian\'s snakeoil keys enrolled')
     args = ap.parse_args()
@@ -86,12 +91,16 @@ def main():
                '-netdev', netdev, '-device', 'virtio-net-pci,netdev=n0,romfile=']
         if args.secure_boot:
             cmd += ['-global', 'driver=cfi.pflash01,property=secure,value=on']
+        if args.disk:
+            cmd += ['-drive', f'if=none,id=disk0,format=raw,file={args.disk}',
+                    '-device', 'virtio-blk-pci,drive=disk0,bootindex=0']
         for s in args.smbios:
             cmd += ['-smbios', f'type=11,value={s}']
         t0 = time.monotonic()
         qemu = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         expect = re.compile(args.expect)
         fails = [re.compile(f) for f in args.fail]
+        required = {r: re.compile(r) for r in args.require}
         buf = b''
         with open(args.log, 'w') as log:
             while True:
@@ -118,12 +127,28 @@ def main():
                     for name, rx in MILESTONES:
                         if name not in result['milestones'] and rx.search(line):
                             result['milestones'][name] = round(now, 2)
+                    for r, rx in list(required.items()):
+                        if rx.search(line):
+                            del required[r]
                     if expect.search(line):
-                        result['ok'] = True
-                        result['marker_line'] = line.strip()
+                        if required:
+                            result['error'] = 'marker seen, but never: ' + ', '.join(required)
+                            result['failed_line'] = line.strip()
+                        else:
+                            result['ok'] = True
+                            result['marker_line'] = line.strip()
                     for f in fails:
                         if f.search(line):
                             result['failed_line'] = line.strip()
+                if result['ok'] and args.expect_exit:
+                    try:
+                        qemu.wait(timeout=30)
+                        log.write(f'[{time.monotonic() - t0:8.3f}] (the VM reset itself and QEMU exited)\n')
+                        result['milestones']['reset'] = round(time.monotonic() - t0, 2)
+                    except subprocess.TimeoutExpired:
+                        result['ok'] = False
+                        result['error'] = 'marker seen, but the VM did not reset within 30 s'
+                    break
                 if result['ok'] or 'failed_line' in result:
                     # Give the VM a moment to print the rest, then stop it.
                     time.sleep(0.5)

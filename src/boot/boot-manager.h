@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * The boot manager's state, shared by its parts: entries.c collects the menu, menu.c shows it,
+ * start.c starts the chosen entry, boot.c runs the whole.
+ */
+#pragma once
+
+#include <efi.h>
+
+#include "bls.h"
+#include "loader-conf.h"
+
+#define ENTRIES_MAX 128
+
+typedef struct BootEntry {
+        BlsEntry *bls;
+        EFI_HANDLE device;      /* the volume it came from; NULL for SMBIOS and built-in entries */
+        const CHAR16 *dir;      /* its directory there (for the counter rename), or NULL */
+        char *filename;         /* its file name there, or NULL */
+        char *title;            /* the title shown, unique in the menu */
+} BootEntry;
+
+typedef struct Menu {
+        BootEntry entries[ENTRIES_MAX];
+        unsigned n;
+        char *own_url;          /* where we were loaded from, NULL without a network boot */
+        char *own_path;         /* our own file path on our volume (text), to skip "efi" entries naming us */
+        EFI_HANDLE own_device;
+        LoaderConf conf;
+        bool have_volume;       /* whether we were started from a file system */
+} Menu;
+
+/** Read loader.conf (our volume, else our .loader section) and every entry source, then sort. */
+void entries_collect(Menu *m, EFI_LOADED_IMAGE *li);
+
+/** Give every entry its unique title. */
+void entries_make_titles(Menu *m);
+
+typedef struct MenuChoice {
+        unsigned index;
+        bool key_pressed;       /* somebody was at the keyboard */
+        char *options;          /* edited options (with 'e'), or NULL to use the entry's */
+} MenuChoice;
+
+/** Show the menu as the timeout asks and return the choice. */
+MenuChoice menu_run(Menu *m, unsigned selected, uint32_t timeout);
+
+/** Count a start of the entry (rename its file) and start it; returns only when that failed. */
+EFI_STATUS start_entry(Menu *m, EFI_HANDLE image, BootEntry *e, const char *options_override);

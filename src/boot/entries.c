@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Collecting the boot manager's entries, in systemd-boot's load order: on our volume Type #2 UKIs in
+ * \EFI\Linux then Type #1 files in \loader\entries; the same on XBOOTLDR; SMBIOS type 11 strings;
+ * and the entries built into our own image (.entries). Then sorting and unique titles.
+ */
+#include <efi.h>
+#include <efilib.h>
+
+#include "bls-menu.h"
+#include "boot-manager.h"
+#include "efi-util.h"
+#include "memory-fundamental.h"
+#include "pe-image.h"
+#include "smbios.h"
+#include "string-fundamental.h"
+#include "uki-entry.h"
+#include "volume.h"
+
+#define CONF_MAX (64 * 1024)
+#define UKI_MAX (512U * 1024 * 1024)
+#define ARCH "x64"
+
+static bool add(Menu *m, BlsEntry *e, EFI_HANDLE device, const CHAR16 *dir, const char *filename) {
+        if (m->n >= ENTRIES_MAX || !bls_entry_for_architecture(e, ARCH)) {
+                bls_entry_free(e);
+                return false;
+        }
+        m->entries[m->n++] = (BootEntry) {
+                .bls = e, .device = device, .dir = dir, .filename = filename ? fstrdup(filename) : NULL,
+        };
+        return true;
+}
+
+/* Whether an entry from text (SMBIOS, .entries) can work here. */
+static void add_text_entry(Menu *m, const char *name, size_t name_len, const char *body, size_t body_len) {
+        char *fname = fstrndup(name, name_len);
+        BlsEntry *e = NULL;
+
+        if (!fname)
+                return;
+        if (bls_entry_parse(fname, body, body_len, &e) >= 0) {
+                /* a relative uki-url needs our own URL; local paths need a volume */
+                if ((e->kind == BLS_KIND_UKI_URL && e->path[0] == ':' && !m->own_url) ||
+                    (e->kind != BLS_KIND_UKI_URL && !m->have_volume))
+                        bls_entry_free(e);
+                else
+                        add(m, e, e->kind == BLS_KIND_UKI_URL ? NULL : m->own_device, NULL, NULL);
+        }
+        ffree(fname);
+}
+
+/* A file name as systemd-boot accepts it: not hidden, not "auto-*", with the suffix (any case). */
+static bool valid_filename(const char *name, const char *suffix) {
+        size_t n = fstrlen(name), k = fstrlen(suffix);
+
+        if (n <= k || name[0] == '.')
+                return false;
+        if (n >= 5 && fascii_tolower(name[0]) == 'a' && fascii_tolower(name[1]) == 'u' &&
+            fascii_tolower(name[2]) == 't' && fascii_tolower(name[3]) == 'o' && name[4] == '-')
+                return false;
+        for (size_t i = 0; i < k; i++)
+                if (fascii_tolower(name[n - k + i]) != suffix[i])
+                        return false;
+        return true;
+}
+
+typedef struct Scan {
+        Menu *m;
+        EFI_FILE *root;
+        EFI_HANDLE device;
+        const CHAR16 *dir;
+} Scan;
+
+/* The local file an entry boots exists (else systemd-boot drops the entry silently). */
+static bool target_exists(Scan *s, BlsEntry *e) {
+        char *p = bls_path_to_efi(e->path);
+        CHAR16 *w = p ? utf8_to_char16(p, fstrlen(p)) : NULL;
+        bool ok = w && volume_file_exists(s->root, w);
+
+        /* "efi" naming ourselves would start us again */
+        if (ok && e->kind == BLS_KIND_EFI && s->device == s->m->own_device && s->m->own_path &&
+            bls_glob_match(s->m->own_path, p))
+                ok = false;
+        ffree(p);
+        ffree(w);
+        return ok;
+}
+
+static void on_type1_file(const char *name, void *userdata) {
+        Scan *s = userdata;
+        CHAR16 *path;
+        char *text = NULL;
+        UINTN size;
+        BlsEntry *e;
+
+        if (!valid_filename(name, ".conf") || !(path = volume_path_join(s->dir, name)))
+                return;
+        if (volume_read_file(s->root, path, CONF_MAX, &text, &size) == EFI_SUCCESS &&
+            bls_entry_parse(name, text, size, &e) >= 0) {
+                if (e->kind == BLS_KIND_UKI_URL && e->path[0] == ':' && !s->m->own_url)
+                        bls_entry_free(e);
+                else if (e->kind != BLS_KIND_UKI_URL && !target_exists(s, e))
+                        bls_entry_free(e);
+                else
+                        add(s->m, e, s->device, s->dir, name);
+        }
+        ffree(text);
+        ffree(path);
+}
+
+static void on_type2_file(const char *name, void *userdata) {
+        Scan *s = userdata;
+        CHAR16 *path;
+        char *image = NULL, efi_path[300];
+        BlsEntry *e[8];
+        UINTN size;
+        int n;
+
+        if (!valid_filename(name, ".efi") || fstrlen(name) > 200 || !(path = volume_path_join(s->dir, name)))
+                return;
+        fmemcpy(efi_path, "\\EFI\\Linux\\", 11);
+        fmemcpy(efi_path + 11, name, fstrlen(name) + 1);
+        if (volume_read_file(s->root, path, UKI_MAX, &image, &size) == EFI_SUCCESS) {
+                n = uki_entries_make(name, efi_path, image, size, false, e, ELEMENTSOF(e));
+                for (int i = 0; i < n; i++)
+                        add(s->m, e[i], s->device, s->dir, name);
+        }
+        ffree(image);
+        ffree(path);
+}
+
+static void collect_volume(Menu *m, EFI_HANDLE device) {
+        Scan s = { .m = m, .device = device, .root = volume_open_root(device) };
+
+        if (!s.root)
+                return;
+        s.dir = L"\\EFI\\Linux";
+        volume_foreach_file(s.root, s.dir, on_type2_file, &s);
+        s.dir = L"\\loader\\entries";
+        volume_foreach_file(s.root, s.dir, on_type1_file, &s);
+        s.root->Close(s.root);
+}
+
+static int on_oem_string(const char *s, size_t n, void *userdata) {
+        const char *name, *body;
+        size_t nl, bl;
+
+        if (smbios_entry_split(s, n, &name, &nl, &body, &bl))
+                add_text_entry(userdata, name, nl, body, bl);
+        return 0;
+}
+
+/* .entries: "ID.conf=BODY" records separated by NUL bytes, the same form as the SMBIOS strings. */
+static void collect_builtin(Menu *m, EFI_LOADED_IMAGE *li) {
+        const uint8_t *d;
+        size_t n, i = 0;
+
+        if (pe_find_section(li->ImageBase, li->ImageSize, ".entries", TRUE, &d, &n) < 0)
+                return;
+        while (i < n) {
+                size_t start = i, eq;
+                while (i < n && d[i])
+                        i++;
+                for (eq = start; eq < i && d[eq] != '='; eq++)
+                        ;
+                if (eq < i && eq > start)
+                        add_text_entry(m, (const char *) d + start, eq - start, (const char *) d + eq + 1, i - eq - 1);
+                i++;
+        }
+}
+
+/* loader.conf from our volume; without a volume, from our own .loader section (same text). */
+static void read_loader_conf(Menu *m, EFI_LOADED_IMAGE *li) {
+        EFI_FILE *root = volume_open_root(li->DeviceHandle);
+        const uint8_t *d;
+        size_t n;
+        char *text = NULL;
+        UINTN size;
+
+        if (root) {
+                if (volume_read_file(root, L"\\loader\\loader.conf", CONF_MAX, &text, &size) == EFI_SUCCESS)
+                        (void) loader_conf_parse(&m->conf, text, size);
+                ffree(text);
+                root->Close(root);
+                return;
+        }
+        if (pe_find_section(li->ImageBase, li->ImageSize, ".loader", TRUE, &d, &n) >= 0)
+                (void) loader_conf_parse(&m->conf, (const char *) d, fstrnlen((const char *) d, n));
+}
+
+static void sort_entries(Menu *m) {
+        for (unsigned i = 1; i < m->n; i++)
+                for (unsigned j = i; j > 0 && bls_entry_compare(m->entries[j - 1].bls, m->entries[j].bls) > 0; j--) {
+                        BootEntry t = m->entries[j];
+                        m->entries[j] = m->entries[j - 1];
+                        m->entries[j - 1] = t;
+                }
+}
+
+void entries_collect(Menu *m, EFI_LOADED_IMAGE *li) {
+        EFI_HANDLE xbootldr;
+
+        loader_conf_init(&m->conf);
+        read_loader_conf(m, li);
+        if (m->have_volume) {
+                collect_volume(m, li->DeviceHandle);
+                xbootldr = volume_find_xbootldr(li->DeviceHandle);
+                if (xbootldr)
+                        collect_volume(m, xbootldr);
+        }
+        smbios_foreach_oem_string(on_oem_string, m);
+        collect_builtin(m, li);
+        sort_entries(m);
+}
+
+void entries_make_titles(Menu *m) {
+        BlsEntry *bls[ENTRIES_MAX];
+        char *titles[ENTRIES_MAX];
+
+        for (unsigned i = 0; i < m->n; i++)
+                bls[i] = m->entries[i].bls;
+        if (bls_titles_make(bls, m->n, titles) < 0)
+                return;
+        for (unsigned i = 0; i < m->n; i++)
+                m->entries[i].title = titles[i];
+}

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Starting the chosen entry: count the start (rename the entry's file), load what it names - an
+ * EFI-stub kernel with its initrds, an EFI program, a local UKI or a UKI fetched by URL - hand it
+ * the load options and start it.
+ */
+#include <efi.h>
+#include <efilib.h>
+
+#include "boot-manager.h"
+#include "efi-util.h"
+#include "initrd.h"
+#include "memory-fundamental.h"
+#include "string-fundamental.h"
+#include "url-load.h"
+#include "url.h"
+#include "volume.h"
+
+#define INITRD_MAX (1024U * 1024 * 1024)
+
+/* "+LEFT-DONE": rename before starting, so a start that never comes back still counts. */
+static void count_start(BootEntry *e) {
+        EFI_FILE *root;
+        char *next = NULL;
+        CHAR16 *path;
+
+        if (!e->filename || !e->dir || bls_counter_next_filename(e->filename, &next) < 0)
+                return;
+        root = volume_open_root(e->device);
+        if (root && volume_rename(root, e->dir, e->filename, next) == EFI_SUCCESS) {
+                path = volume_path_join(e->dir, next);
+                if (path) {
+                        UINTN n = 0;
+                        while (path[n])
+                                n++;
+                        (void) RT->SetVariable(L"LoaderBootCountPath", &loader_vendor_guid,
+                                               EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS,
+                                               (n + 1) * sizeof(CHAR16), path);
+                        ffree(path);
+                }
+        } else
+                log_line("urlboot: could not count this start (renaming the entry file failed); booting anyway.");
+        if (root)
+                root->Close(root);
+        ffree(next);
+}
+
+static CHAR16 *efi_path(const char *path) {
+        char *p = bls_path_to_efi(path);
+        CHAR16 *w = p ? utf8_to_char16(p, fstrlen(p)) : NULL;
+
+        ffree(p);
+        return w;
+}
+
+static EFI_STATUS load_file_image(EFI_HANDLE parent, EFI_HANDLE device, const char *path, EFI_HANDLE *ret) {
+        CHAR16 *w = efi_path(path);
+        EFI_DEVICE_PATH *dp = w ? FileDevicePath(device, w) : NULL;
+        EFI_STATUS s;
+
+        ffree(w);
+        if (!dp)
+                return EFI_OUT_OF_RESOURCES;
+        s = BS->LoadImage(FALSE, parent, dp, NULL, 0, ret);
+        FreePool(dp);
+        return s;
+}
+
+/* All initrds of the entry, one after the other, as the kernel's LoadFile2 initrd. */
+static EFI_STATUS register_initrds(BootEntry *e, EFI_HANDLE *ret) {
+        EFI_FILE *root;
+        char *all = NULL;
+        UINTN total = 0;
+        EFI_STATUS s = EFI_SUCCESS;
+
+        *ret = NULL;
+        if (e->bls->n_initrds == 0)
+                return EFI_SUCCESS;
+        root = volume_open_root(e->device);
+        if (!root)
+                return EFI_NOT_FOUND;
+        for (unsigned i = 0; i < e->bls->n_initrds && !EFI_ERROR(s); i++) {
+                CHAR16 *w = efi_path(e->bls->initrds[i]);
+                char *data = NULL, *grown;
+                UINTN size = 0;
+
+                s = w ? volume_read_file(root, w, INITRD_MAX, &data, &size) : EFI_OUT_OF_RESOURCES;
+                ffree(w);
+                if (EFI_ERROR(s))
+                        break;
+                grown = fmalloc(total + size + 1);
+                if (!grown) {
+                        s = EFI_OUT_OF_RESOURCES;
+                } else {
+                        fmemcpy(grown, all ?: "", total);
+                        fmemcpy(grown + total, data, size);
+                        total += size;
+                        ffree(all);
+                        all = grown;
+                }
+                ffree(data);
+        }
+        root->Close(root);
+        if (!EFI_ERROR(s))
+                s = initrd_register(all, total, ret); /* the buffer stays for the kernel */
+        else
+                ffree(all);
+        return s;
+}
+
+static char *resolve_url(Menu *m, const BlsEntry *e) {
+        char *u = NULL;
+
+        if (e->path[0] != ':')
+                return fstrdup(e->path);
+        /* ":NAME": NAME beside our own URL, with exactly one slash between them. */
+        if (!m->own_url || url_change_last_component(m->own_url, e->path + 1, &u) < 0)
+                return NULL;
+        return u;
+}
+
+static EFI_STATUS load_entry(Menu *m, EFI_HANDLE image, BootEntry *e, EFI_HANDLE *ret) {
+        EFI_STATUS s;
+        char *url;
+
+        if (e->bls->kind != BLS_KIND_UKI_URL) {
+                log_line("urlboot: starting the entry's file from the volume:");
+                log_line(e->bls->path);
+                return load_file_image(image, e->device, e->bls->path, ret);
+        }
+        url = resolve_url(m, e->bls);
+        if (!url || !url_is_http(url)) {
+                ffree(url);
+                return EFI_INVALID_PARAMETER;
+        }
+        {
+                CHAR16 *w = utf8_to_char16(url, fstrlen(url));
+                Print(L"urlboot: starting %s\n", w ?: L"?");
+                ffree(w);
+        }
+        s = url_load_image(image, url, ret);
+        ffree(url);
+        return s;
+}
+
+static void set_load_options(EFI_HANDLE child, const char *text) {
+        EFI_LOADED_IMAGE *li;
+        CHAR16 *o;
+        UINTN k = 0;
+
+        if (!text || BS->HandleProtocol(child, &LoadedImageProtocol, (void **) &li) != EFI_SUCCESS)
+                return;
+        o = utf8_to_char16(text, fstrlen(text));
+        if (!o)
+                return;
+        while (o[k])
+                k++;
+        li->LoadOptions = o;
+        li->LoadOptionsSize = (UINT32) ((k + 1) * sizeof(CHAR16));
+}
+
+EFI_STATUS start_entry(Menu *m, EFI_HANDLE image, BootEntry *e, const char *options_override) {
+        EFI_HANDLE child = NULL, initrd = NULL;
+        char *options;
+        EFI_STATUS s;
+
+        count_start(e);
+        (void) set_loader_string(L"LoaderEntrySelected", e->bls->id);
+        if (m->conf.default_pattern && fstreq(m->conf.default_pattern, "@saved"))
+                (void) set_loader_string_persistent(L"LoaderEntryLastBooted", e->bls->id);
+
+        s = load_entry(m, image, e, &child);
+        if (EFI_ERROR(s))
+                return s;
+        if (e->bls->kind == BLS_KIND_LINUX) {
+                s = register_initrds(e, &initrd);
+                if (EFI_ERROR(s)) {
+                        BS->UnloadImage(child);
+                        return s;
+                }
+        }
+        options = options_override ? fstrdup(options_override) : bls_entry_load_options(e->bls);
+        set_load_options(child, options);
+        ffree(options);
+        (void) set_loader_time(L"LoaderTimeExecUSec");
+        s = BS->StartImage(child, NULL, NULL);
+        if (initrd)
+                initrd_unregister(initrd);
+        return s;
+}
