@@ -16,6 +16,8 @@ rest of the path, so every test case is just a URL:
   /f=changed/x                      every response has a new ETag (the file "changes")
 Faults combine with ",": /f=reset:1000,norange/x. Counters are per URL.
 
+With --tls-cert and --tls-key it speaks HTTPS instead (for --ca tests).
+
 GET /_stats returns JSON: per URL the number of requests and body bytes sent. POST /_reset clears it.
 """
 import argparse
@@ -228,8 +230,15 @@ def main():
     ap.add_argument('--port', type=int, default=0)
     ap.add_argument('--port-file')
     ap.add_argument('--verbose', action='store_true')
+    ap.add_argument('--tls-cert')
+    ap.add_argument('--tls-key')
     args = ap.parse_args()
     srv = Server(('127.0.0.1', args.port), Handler)
+    if args.tls_cert:
+        import ssl
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(args.tls_cert, args.tls_key)
+        srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
     srv.root = os.path.realpath(args.root)
     srv.verbose = args.verbose
     port = srv.server_address[1]

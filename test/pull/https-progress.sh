@@ -1,0 +1,83 @@
+#!/bin/bash
+# urlboot-pull over HTTPS with --ca (a CA made here, a server certificate for 127.0.0.1), and its
+# progress reporting: a bar on a terminal (a real pty from script(1)), nothing when stderr is a file,
+# STATUS= messages to a NOTIFY_SOCKET as under systemd. The servers listen on 127.0.0.1 in a private
+# network namespace (run through test/netns-run.sh). Prints TAP.
+set -u
+build=$(realpath "$1") src=$(realpath "$2")
+. "$src/test/tap.sh"
+tmp=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+"$src/test/pull/make-fixtures.sh" "$src/tools" "$tmp/fx" >/dev/null 2>&1
+pull="$build/src/pull/urlboot-pull"
+want=$(sha256sum "$tmp/fx/srv/disk.raw" | cut -d' ' -f1)
+
+# A CA, a certificate it signed for 127.0.0.1, and an unrelated CA.
+cd "$tmp"
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=urlboot-test-ca -keyout ca.key -out ca.pem 2>/dev/null
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=other-ca -keyout other.key -out other.pem 2>/dev/null
+openssl req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 -keyout srv.key -out srv.csr 2>/dev/null
+printf 'subjectAltName=IP:127.0.0.1\n' > san.ext
+openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -extfile san.ext -out srv.pem 2>/dev/null
+
+serve() { # PORTFILE [ARGS...]
+	local pf=$1; shift
+	python3 "$src/test/http/server.py" --root "$tmp/fx/srv" --port-file "$pf" "$@" > /dev/null 2>&1 & pids+=($!)
+	for i in $(seq 50); do [ -f "$pf" ] && break; sleep 0.1; done
+}
+serve "$tmp/tls-port" --tls-cert srv.pem --tls-key srv.key
+serve "$tmp/port"
+tls_port=$(cat "$tmp/tls-port") port=$(cat "$tmp/port")
+https="https://127.0.0.1:$tls_port/disk.raw.zst"
+echo "1..9"
+
+run() { # NAME ARGS... → rc=N and the messages in $tmp/NAME.err
+	local name=$1; shift
+	mkdir -p "$tmp/root-$name"
+	"$pull" raw --verify=no --image-root="$tmp/root-$name" "$@" img > "$tmp/$name.out" 2> "$tmp/$name.err"
+	echo $?
+}
+
+rc=$(run noca --progress=none "$https")
+check "https without the CA: refused (exit 1), the message names the certificate problem" \
+	"[ $rc = 1 ] && grep -qi 'certificate' '$tmp/noca.err' && [ -z \"\$(ls -A '$tmp/root-noca')\" ]"
+rc=$(run ca --progress=none --ca="$tmp/ca.pem" "$https")
+check "https with --ca: the image arrives intact" \
+	"[ $rc = 0 ] && [ \"\$(sha256sum < '$tmp/root-ca/img.raw' | cut -d' ' -f1)\" = $want ]"
+rc=$(run otherca --progress=none --ca="$tmp/other.pem" "$https")
+check "https with the wrong CA: refused, nothing left behind" "[ $rc = 1 ] && [ -z \"\$(ls -A '$tmp/root-otherca')\" ]"
+rc=$(run noca-file --progress=none --ca="$tmp/missing.pem" "$https")
+check "--ca naming a missing file: a failure that names the file" "[ $rc != 0 ] && grep -q 'missing.pem' '$tmp/noca-file.err'"
+
+# Progress: slow enough (1 MB/s) for several updates.
+slow="http://127.0.0.1:$port/f=slow:1000000/disk.raw.zst"
+mkdir -p "$tmp/root-tty"
+script -qefc "'$pull' raw --verify=no --image-root='$tmp/root-tty' --progress=auto '$slow' img" "$tmp/tty.log" > /dev/null 2>&1
+check "on a terminal: one line rewritten in place, with bytes, rate and time left" \
+	"grep -q \$'\\r' '$tmp/tty.log' && grep -aEq '[0-9.]+ (KiB|MiB) of [0-9.]+ MiB \\([0-9]+%\\), [0-9.]+ (KiB|MiB)/s, [0-9]+:[0-9]{2} left' '$tmp/tty.log'"
+check "on a terminal: the line is cleared at the end" "tail -c 200 '$tmp/tty.log' | grep -aq \$'\\r\\033\\[K'"
+rc=$(run file --progress=auto "$slow")
+check "stderr a file (not under systemd): no progress at all" "[ $rc = 0 ] && ! grep -q 'of .* left' '$tmp/file.err'"
+rc=$(run none --progress=none "$slow")
+check "--progress=none: no progress lines (only the final result)" "[ $rc = 0 ] && ! grep -Eq 'Downloading|left|%' '$tmp/none.err' && [ \$(wc -l < '$tmp/none.err') -le 1 ]"
+
+# Under systemd: STATUS= datagrams to NOTIFY_SOCKET.
+python3 - "$tmp/notify.sock" "$tmp/notify.log" <<'PY' & pids+=($!)
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+with open(sys.argv[2], 'w') as log:
+    while True:
+        log.write(s.recv(4096).decode() + '\n')
+        log.flush()
+PY
+for i in $(seq 50); do [ -S "$tmp/notify.sock" ] && break; sleep 0.1; done
+mkdir -p "$tmp/root-notify"
+NOTIFY_SOCKET="$tmp/notify.sock" "$pull" raw --verify=no --image-root="$tmp/root-notify" --progress=auto "$slow" img \
+	> /dev/null 2> "$tmp/notify.err"
+sleep 0.5
+check "under systemd: STATUS= messages with the progress, and log lines instead of a bar" \
+	"grep -Eq '^STATUS=Downloading .*[0-9]+%' '$tmp/notify.log' && ! grep -q \$'\\r' '$tmp/notify.err'"
+tap_exit
