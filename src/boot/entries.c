@@ -149,6 +149,11 @@ static int on_oem_string(const char *s, size_t n, void *userdata) {
 
         if (smbios_entry_split(s, n, &name, &nl, &body, &bl))
                 add_text_entry(userdata, name, nl, body, bl);
+        else if (n > 24 && fmemcmp(s, "io.systemd.boot.timeout=", 24) == 0) {
+                /* the firmware's word over loader.conf, for machines booted without a file system */
+                Menu *m = userdata;
+                (void) loader_timeout_parse(s + 24, n - 24, &m->conf.timeout);
+        }
         return 0;
 }
 
