@@ -29,6 +29,7 @@ typedef struct Menu {
         EFI_HANDLE own_device;
         LoaderConf conf;
         bool have_volume;       /* whether we were started from a file system */
+        bool save_entry;        /* "@saved" is in use: remember the started entry (LoaderEntryLastBooted) */
 } Menu;
 
 /** Read loader.conf (our volume, else our .loader section) and every entry source, then sort. */
@@ -42,6 +43,9 @@ typedef struct MenuChoice {
         bool key_pressed;       /* somebody was at the keyboard */
         char *options;          /* edited options (with 'e'), or NULL to use the entry's */
 } MenuChoice;
+
+/** Set the text mode loader.conf's console-mode asks for ("auto" and "max": the largest). */
+void console_apply_mode(const LoaderConf *conf);
 
 /** Show the menu as the timeout asks and return the choice. */
 MenuChoice menu_run(Menu *m, unsigned selected, uint32_t timeout);

@@ -113,6 +113,8 @@ static unsigned pick_default(Menu *m) {
 
         if (req.oneshot)
                 (void) RT->SetVariable(L"LoaderEntryOneShot", &loader_vendor_guid, 0, 0, NULL);
+        m->save_entry = (req.variable && fstreq(req.variable, "@saved")) ||
+                        (req.conf && fstreq(req.conf, "@saved"));
         for (i = 0; i < m->n; i++)
                 bls[i] = m->entries[i].bls;
         i = bls_pick_default(bls, m->n, &req);
@@ -173,6 +175,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
                 root->Close(root);
         export_identity(&m, li);
         entries_collect(&m, li);
+        console_apply_mode(&m.conf);
         entries_make_titles(&m);
         export_entries(&m);
         Print(L"urlboot boot manager " URLBOOT_VERSION_W L": %u entries%s\n", m.n,

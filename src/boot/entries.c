@@ -73,6 +73,14 @@ typedef struct Scan {
         const CHAR16 *dir;
 } Scan;
 
+/* UEFI paths compare case-insensitively (FAT). */
+static bool same_path(const char *a, const char *b) {
+        for (; *a && *b; a++, b++)
+                if (fascii_tolower(*a) != fascii_tolower(*b))
+                        return false;
+        return *a == *b;
+}
+
 /* The local file an entry boots exists (else systemd-boot drops the entry silently). */
 static bool target_exists(Scan *s, BlsEntry *e) {
         char *p = bls_path_to_efi(e->path);
@@ -81,7 +89,7 @@ static bool target_exists(Scan *s, BlsEntry *e) {
 
         /* "efi" naming ourselves would start us again */
         if (ok && e->kind == BLS_KIND_EFI && s->device == s->m->own_device && s->m->own_path &&
-            bls_glob_match(s->m->own_path, p))
+            same_path(s->m->own_path, p))
                 ok = false;
         ffree(p);
         ffree(w);

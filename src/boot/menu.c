@@ -53,10 +53,9 @@ static char *edit_line(const char *initial) {
                 return NULL;
         fmemcpy(buf, initial ?: "", n);
         buf[n] = 0;
+        Print(L"\noptions (Enter to boot, Esc to cancel): ");
+        print_utf8(buf);
         for (;;) {
-                Print(L"\roptions: ");
-                print_utf8(buf);
-                Print(L" \b");
                 wait_key(&key);
                 if (key.ScanCode == SCAN_ESC) {
                         ffree(buf);
@@ -67,6 +66,7 @@ static char *edit_line(const char *initial) {
                         Print(L"\n");
                         return buf;
                 }
+                /* echo only what changed: a slow serial console must keep up with typing */
                 if (key.UnicodeChar == CHAR_BACKSPACE) {
                         if (n > 0) {
                                 buf[--n] = 0;
@@ -75,6 +75,7 @@ static char *edit_line(const char *initial) {
                 } else if (key.UnicodeChar >= 0x20 && key.UnicodeChar < 0x7f && n + 1 < OPTIONS_MAX) {
                         buf[n++] = (char) key.UnicodeChar;
                         buf[n] = 0;
+                        Print(L"%c", key.UnicodeChar);
                 }
         }
 }
@@ -142,6 +143,33 @@ static void countdown(Menu *m, MenuChoice *c, uint32_t seconds) {
         }
         BS->CloseEvent(timer);
         Print(L"\n");
+}
+
+/* loader.conf console-mode: keep the firmware's mode, a given mode number, or the largest text mode. */
+void console_apply_mode(const LoaderConf *conf) {
+        UINTN cols, rows, best = 0, best_area = 0;
+        INT32 max = ST->ConOut->Mode ? ST->ConOut->Mode->MaxMode : 0;
+
+        switch (conf->console_mode) {
+        case CONSOLE_MODE_KEEP:
+                return;
+        case CONSOLE_MODE_NUMBER:
+                if ((INT32) conf->console_mode_number < max &&
+                    ST->ConOut->QueryMode(ST->ConOut, conf->console_mode_number, &cols, &rows) == EFI_SUCCESS)
+                        (void) ST->ConOut->SetMode(ST->ConOut, conf->console_mode_number);
+                return;
+        case CONSOLE_MODE_AUTO:
+        case CONSOLE_MODE_MAX:
+                for (INT32 i = 0; i < max; i++)
+                        if (ST->ConOut->QueryMode(ST->ConOut, (UINTN) i, &cols, &rows) == EFI_SUCCESS &&
+                            cols * rows > best_area) {
+                                best = (UINTN) i;
+                                best_area = cols * rows;
+                        }
+                if (best_area)
+                        (void) ST->ConOut->SetMode(ST->ConOut, best);
+                return;
+        }
 }
 
 MenuChoice menu_run(Menu *m, unsigned selected, uint32_t timeout) {

@@ -167,7 +167,7 @@ EFI_STATUS start_entry(Menu *m, EFI_HANDLE image, BootEntry *e, const char *opti
 
         count_start(e);
         (void) set_loader_string(L"LoaderEntrySelected", e->bls->id);
-        if (m->conf.default_pattern && fstreq(m->conf.default_pattern, "@saved"))
+        if (m->save_entry)
                 (void) set_loader_string_persistent(L"LoaderEntryLastBooted", e->bls->id);
 
         s = load_entry(m, image, e, &child);

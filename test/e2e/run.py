@@ -138,7 +138,26 @@ def main():
             boot = ['--disk', disk, '--require', r'^ > urlboot local UKI$', '--require', r'Tool from XBOOTLDR',
                     '--require', r'debian|Debian', '--require', r'URLBOOTCTL: +Current Entry: local-uki\.conf$',
                     '--fail', 'Missing kernel|Other arch']
-        elif via in ('manager-builtin', 'manager-reboot'):
+        elif via == 'manager-menu-edit':
+            # Two built-in entries; the first (default) cannot be fetched. At the countdown we press Down,
+            # then 'e', and type the whole command line plus one word: the edited options reach the kernel.
+            entries = []
+            for fname, body in ((f'zz-{name}.conf', f'title Broken {name}\nuki-url :{name}-missing.efi\n'),
+                                (f'aa-{name}.conf', f'title Good {name}\nuki-url :{name}.efi\n')):
+                entries.append(os.path.join(logs, fname))
+                with open(entries[-1], 'w') as f:
+                    f.write(body)
+            conf = os.path.join(logs, f'{name}.loader.conf')
+            with open(conf, 'w') as f:
+                f.write('timeout 30\neditor yes\n')
+            subprocess.run([os.path.join(build, 'src/bootctl/urlbootctl'), 'build-manager']
+                           + [f'--entry={e}' for e in entries] + [f'--loader-conf={conf}', '--manager',
+                           os.path.join(build, 'src/boot/urlbootx64.efi'),
+                           f'--output={os.path.join(srv, name + "-manager.efi")}'], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            typed = 'console=ttyS0 ' + cmdline + ' urlboot.edited=yes'
+            boot = ['--bootfile', f'{name}-manager.efi', '--send', rf'^ > Broken {name}$=\x1b[Be{typed}\r',
+                    '--require', rf'^ > Good {name}$', '--fail', rf'starting http://\S+/{name}-missing\.efi']
             # The boot manager carries its own menu (.entries) and loader.conf (.loader): no SMBIOS.
             conf = os.path.join(logs, f'{name}.loader.conf')
             entry = os.path.join(logs, f'{name}.conf')

@@ -61,6 +61,8 @@ def main():
     ap.add_argument('--disk', help='raw disk image attached as the first boot device (used in place, writable)')
     ap.add_argument('--require', action='append', default=[],
                     help='regex that some line must match before the marker counts')
+    ap.add_argument('--send', action='append', default=[], metavar='REGEX=KEYS',
+                    help='when a line matches REGEX, type KEYS on the serial console (Python escapes: \\x1b[B is Down)')
     ap.add_argument('--expect-exit', action='store_true',
                     help='after the marker, the VM must stop by itself (a reset, with -no-reboot) within 30 s')
     ap.add_argument('--secure-boot', action='store_true',
@@ -97,7 +99,9 @@ def main():
         for s in args.smbios:
             cmd += ['-smbios', f'type=11,value={s}']
         t0 = time.monotonic()
-        qemu = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        sends = [(re.compile(k), v.encode().decode('unicode_escape')) for k, v in (x.split('=', 1) for x in args.send)]
+        qemu = subprocess.Popen(cmd, stdin=subprocess.PIPE if sends else subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT)
         expect = re.compile(args.expect)
         fails = [re.compile(f) for f in args.fail]
         required = {r: re.compile(r) for r in args.require}
@@ -127,6 +131,16 @@ def main():
                     for name, rx in MILESTONES:
                         if name not in result['milestones'] and rx.search(line):
                             result['milestones'][name] = round(now, 2)
+                    for k, (rx, keys) in enumerate(sends):
+                        if rx and rx.search(line):
+                            sends[k] = (None, keys)
+                            log.write(f'[{now:8.3f}] (typing {keys!r})\n')
+                            time.sleep(1)
+                            for ch in keys.encode():
+                                # one key at a time: the firmware polls a 16-byte UART FIFO
+                                qemu.stdin.write(bytes([ch]))
+                                qemu.stdin.flush()
+                                time.sleep(0.03)
                     for r, rx in list(required.items()):
                         if rx.search(line):
                             del required[r]
