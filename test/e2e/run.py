@@ -158,6 +158,7 @@ def main():
             typed = 'console=ttyS0 ' + cmdline + ' urlboot.edited=yes'
             boot = ['--bootfile', f'{name}-manager.efi', '--send', rf'^ > Broken {name}$=\x1b[Be{typed}\r',
                     '--require', rf'^ > Good {name}$', '--fail', rf'starting http://\S+/{name}-missing\.efi']
+        elif via in ('manager-builtin', 'manager-reboot'):
             # The boot manager carries its own menu (.entries) and loader.conf (.loader): no SMBIOS.
             conf = os.path.join(logs, f'{name}.loader.conf')
             entry = os.path.join(logs, f'{name}.conf')
