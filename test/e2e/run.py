@@ -33,7 +33,7 @@ def put_text(img, path, text, tmpdir):
 ESP_OFFSET, ESP_MB, XBOOTLDR_MB = 1 << 20, 128, 32
 
 
-def make_esp_disk(path, manager, uki, tmpdir):
+def make_esp_disk(path, manager, uki, tmpdir, linux=None):
     """A GPT disk, no mount needed: an ESP (FAT, mtools) with the boot manager as the removable-media
     loader, loader.conf, a Type #2 UKI and Type #1 entries (one counted, two that must be left out),
     and an XBOOTLDR partition with one more Type #1 entry. Returns the ESP's mtools image spec."""
@@ -51,7 +51,16 @@ def make_esp_disk(path, manager, uki, tmpdir):
         mtools('mmd', '-i', esp, '::' + d)
     mtools('mcopy', '-i', esp, manager, '::/EFI/BOOT/BOOTX64.EFI')
     mtools('mcopy', '-i', esp, uki, '::/EFI/Linux/os.efi')
-    put_text(esp, '/loader/loader.conf', 'timeout 2\ndefault local-uki.conf\nreboot-on-error no\n', tmpdir)
+    default = 'local-uki.conf'
+    if linux:
+        # kernel, initrd, options: the boot manager hands the initrd over LoadFile2
+        kernel, initrd, options = linux
+        mtools('mcopy', '-i', esp, kernel, '::/vmlinuz')
+        mtools('mcopy', '-i', esp, initrd, '::/initrd.img')
+        put_text(esp, '/loader/entries/linux-initrd+2.conf',
+                 f'title urlboot linux entry\nlinux /vmlinuz\ninitrd /initrd.img\noptions {options}\n', tmpdir)
+        default = 'linux-initrd.conf'
+    put_text(esp, '/loader/loader.conf', f'timeout 2\ndefault {default}\nreboot-on-error no\n', tmpdir)
     put_text(esp, '/loader/entries/local-uki+3.conf', 'title urlboot local UKI\nuki /EFI/Linux/os.efi\n', tmpdir)
     put_text(esp, '/loader/entries/missing-kernel.conf', 'title Missing kernel\nlinux /vmlinuz-none\n', tmpdir)
     put_text(esp, '/loader/entries/other-arch.conf', 'title Other arch\narchitecture aa64\nuki /EFI/Linux/os.efi\n',
@@ -130,6 +139,15 @@ def main():
             subprocess.run([os.path.join(build, 'src/bootctl/urlbootctl'), 'add-uri', '--next', '--vars-file', vars_file,
                             '--title', name, f'http://10.0.2.2:8080/{name}.efi'], check=True, stdout=subprocess.DEVNULL)
             boot = ['--vars', vars_file]
+        elif via == 'esp-disk-linux':
+            # The same disk; the default is a Type #1 "linux" entry: EFI-stub kernel, initrd, options.
+            disk = os.path.join(logs, f'{name}.disk.img')
+            with open(os.path.join(assets, 'kver')) as f:
+                kver = f.read().strip()
+            esp = make_esp_disk(disk, os.path.join(build, 'src/boot/urlbootx64.efi'), uki, logs,
+                                linux=(f'/boot/vmlinuz-{kver}', os.path.join(assets, 'initrd.img'),
+                                       'console=ttyS0 ' + cmdline + ' urlboot.linux_entry=yes'))
+            boot = ['--disk', disk, '--require', r'^ > urlboot linux entry$', '--fail', 'Missing kernel|Other arch']
         elif via == 'esp-disk':
             # Firmware boots the boot manager from a disk ESP; it picks the loader.conf default, a Type #1
             # "uki" entry with a counter, renames it and records LoaderBootCountPath.
@@ -196,7 +214,7 @@ def main():
         for f in (f'{name}-manager.efi',):
             if os.path.exists(os.path.join(srv, f)):
                 os.unlink(os.path.join(srv, f))
-        if via == 'esp-disk':
+        if via.startswith('esp-disk'):
             os.unlink(disk)
         try:
             result = json.loads(p.stdout.strip().splitlines()[-1])
