@@ -194,6 +194,9 @@ def main():
                 boot += ['--require', rf'^ > Built-in {name}$']
             else:
                 boot += ['--require', rf'starting http://10\.0\.2\.2:8080/{name}-missing\.efi', '--expect-exit']
+        elif via == 'manager-empty':
+            # HTTP-booted with no SMBIOS entries and nothing built in: a message, not a hang or a crash.
+            boot = ['--bootfile', 'urlbootx64.efi']
         elif via in ('manager', 'manager-extra', 'manager-profile'):
             profile = 'profile 1\n' if via == 'manager-profile' else ''
             boot = ['--bootfile', 'urlbootx64.efi', '--smbios',
