@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "list.h"
+#include "loader-vars.h"
 #include "manager-build.h"
 #include "log.h"
 #include "string-util.h"
@@ -26,6 +27,8 @@ static void help(void) {
                "  list          the entries the boot manager would show, in its order\n"
                "  build-uki     assemble a unified kernel image from the urlboot stub and its parts\n"
                "  build-manager build menu entries and loader.conf into the boot manager\n"
+               "  set-default, set-oneshot, set-timeout, set-timeout-oneshot\n"
+               "                the boot manager's default entry and menu timeout (always or next boot)\n"
                "  add-uri URL   register a boot entry (Boot####) that HTTP-boots URL\n"
                "  remove-uri URL|NNNN\n"
                "                remove such entries\n"
@@ -57,6 +60,9 @@ int main(int argc, char *argv[]) {
                 r = verb_list(argc - 1, argv + 1);
         else if (streq(argv[1], "build-uki"))
                 r = verb_build_uki(argc - 1, argv + 1);
+        else if (streq(argv[1], "set-default") || streq(argv[1], "set-oneshot") || streq(argv[1], "set-timeout") ||
+                 streq(argv[1], "set-timeout-oneshot"))
+                r = verb_set_loader_variable(argc - 1, argv + 1);
         else if (streq(argv[1], "build-manager"))
                 r = verb_build_manager(argc - 1, argv + 1);
         else if (streq(argv[1], "add-uri"))

@@ -20,77 +20,11 @@
 #include "load-option.h"
 #include "log.h"
 #include "macro.h"
-#include "ovmf-vars.h"
 #include "string-util.h"
 #include "uri-entry.h"
 #include "url.h"
+#include "var-store.h"
 
-#define VARS_FILE_MAX (64 * 1024 * 1024)
-#define BOOT_ATTRIBUTES EFI_VARIABLE_PERSISTENT_DEFAULT
-
-/* Where variables go: the running firmware (efivarfs) or a VARS file in memory. */
-typedef struct Target {
-        const char *vars_path;
-        char *vars;
-        size_t vars_size;
-        uint8_t global[16];
-} Target;
-
-static int target_open(Target *t, const char *vars_path) {
-        int r;
-
-        *t = (Target) { .vars_path = vars_path };
-        r = efi_guid_from_string(EFI_VENDOR_GLOBAL_STR, t->global);
-        if (r < 0)
-                return r;
-        if (!vars_path)
-                return 0;
-        r = read_full_file(vars_path, VARS_FILE_MAX, &t->vars, &t->vars_size);
-        if (r < 0)
-                return log_error_errno(r, "Failed to read %s: %m", vars_path);
-        return 0;
-}
-
-static int target_get(Target *t, const char *name, void **ret, size_t *ret_size) {
-        if (t->vars) {
-                const uint8_t *d;
-                size_t n;
-                int r = ovmf_vars_get((uint8_t *) t->vars, t->vars_size, name, t->global, &d, &n);
-                if (r < 0)
-                        return r;
-                *ret = malloc(n ? n : 1);
-                if (!*ret)
-                        return -ENOMEM;
-                memcpy(*ret, d, n);
-                *ret_size = n;
-                return 0;
-        }
-        return efi_get_variable(name, EFI_VENDOR_GLOBAL_STR, NULL, ret, ret_size);
-}
-
-static int target_set(Target *t, const char *name, const void *data, size_t size) {
-        if (t->vars) {
-                int r = ovmf_vars_set((uint8_t *) t->vars, t->vars_size, name, t->global, BOOT_ATTRIBUTES, data, size);
-                if (r == -EBADMSG)
-                        log_error("%s is not an OVMF variable store.", t->vars_path);
-                else if (r == -ENOSPC)
-                        log_error("The variable store in %s is full.", t->vars_path);
-                return r;
-        }
-        return efi_set_variable(name, EFI_VENDOR_GLOBAL_STR, BOOT_ATTRIBUTES, data, size);
-}
-
-static int target_close(Target *t) {
-        int r = 0;
-
-        if (t->vars) {
-                r = write_file_atomic(t->vars_path, t->vars, t->vars_size, 0644);
-                if (r < 0)
-                        log_error_errno(r, "Failed to write %s: %m", t->vars_path);
-        }
-        free(t->vars);
-        return r;
-}
 
 static bool slot_used(Target *t, unsigned slot) {
         char name[16];
@@ -205,7 +139,7 @@ int verb_add_uri(int argc, char *argv[]) {
         r = load_option_make_uri(a.title ?: url, url, &option, &size);
         if (r < 0)
                 return log_error_errno(r, "Cannot encode a boot entry for %s: %m", url);
-        r = target_open(&t, a.vars);
+        r = target_open(&t, a.vars, EFI_VENDOR_GLOBAL_STR);
         if (r < 0)
                 return r;
 
@@ -239,7 +173,7 @@ int verb_remove_uri(int argc, char *argv[]) {
         r = parse_uri_args(argc, argv, &a, &what);
         if (r != 0)
                 return r > 0 ? 0 : r;
-        r = target_open(&t, a.vars);
+        r = target_open(&t, a.vars, EFI_VENDOR_GLOBAL_STR);
         if (r < 0)
                 return r;
 

@@ -6,7 +6,7 @@ build=$(realpath "$1") src=$(realpath "$2")
 ctl=$build/src/bootctl/urlbootctl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..11"
+echo "1..16"
 
 esp=$tmp/esp
 mkdir -p "$esp/loader/entries" "$esp/EFI/Linux" "$tmp/smbios/11-0" "$tmp/efivars"
@@ -70,4 +70,21 @@ check "remove-uri removes the entry and its place in BootOrder" \
 	"[ ! -e '$ev/Boot0001-$G' ] && [ \"\$(od -An -tx1 '$ev/BootOrder-$G' | tr -s ' ')\" = ' 07 00 00 00 00 00' ]"
 URLBOOT_EFIVARFS=$ev "$ctl" add-uri ftp://x/y 2>/dev/null; rc=$?
 check "add-uri refuses what is not an http(s) URL (exit 2)" "[ $rc = 2 ]"
+
+# set-default / set-oneshot / set-timeout(-oneshot): NV|BS|RT UTF-16 strings of the loader vendor
+L=4a67b082-0a4c-41cf-b6c7-440b29bb8c4f
+URLBOOT_EFIVARFS=$ev "$ctl" set-default 'debian-*' && URLBOOT_EFIVARFS=$ev "$ctl" set-timeout-oneshot menu-force
+python3 -c "import sys; sys.stdout.buffer.write(b'\x07\0\0\0' + 'debian-*'.encode('utf-16-le') + b'\0\0')" > "$tmp/want-default"
+check "set-default writes LoaderEntryDefault byte for byte" "cmp -s '$ev/LoaderEntryDefault-$L' '$tmp/want-default'"
+check "set-timeout-oneshot writes its keyword" \
+	"[ \"\$(tail -c +5 '$ev/LoaderConfigTimeoutOneShot-$L' | iconv -f UTF-16LE -t UTF-8 | tr -d '\\0')\" = menu-force ]"
+URLBOOT_EFIVARFS=$ev "$ctl" set-default ''
+check "an empty value removes the variable" "[ ! -e '$ev/LoaderEntryDefault-$L' ]"
+URLBOOT_EFIVARFS=$ev "$ctl" set-timeout soon 2>"$tmp/err"; rc=$?
+check "set-timeout refuses what is not a timeout (exit 2, says what is allowed)" "[ $rc = 2 ] && grep -q menu-force '$tmp/err'"
+cp /usr/share/OVMF/OVMF_VARS_4M.fd "$tmp/vars.fd" 2>/dev/null || python3 -c "open('$tmp/vars.fd','wb')"
+"$ctl" set-oneshot local-uki.conf --vars-file="$tmp/vars.fd" 2>/dev/null; rc=$?
+has_utf16() { python3 -c "import sys; d = open(sys.argv[1], 'rb').read(); sys.exit(all(w.encode('utf-16-le') in d for w in sys.argv[2:]) == 0)" "$@"; }
+check "set-oneshot --vars-file writes into an OVMF store (or says it is not one)" \
+	"if [ -s /usr/share/OVMF/OVMF_VARS_4M.fd ]; then [ $rc = 0 ] && has_utf16 '$tmp/vars.fd' LoaderEntryOneShot local-uki.conf; else [ $rc = 1 ]; fi"
 tap_exit

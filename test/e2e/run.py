@@ -148,6 +148,18 @@ def main():
                                 linux=(f'/boot/vmlinuz-{kver}', os.path.join(assets, 'initrd.img'),
                                        'console=ttyS0 ' + cmdline + ' urlboot.linux_entry=yes'))
             boot = ['--disk', disk, '--require', r'^ > urlboot linux entry$', '--fail', 'Missing kernel|Other arch']
+        elif via == 'esp-disk-oneshot':
+            # The same disk; urlbootctl set-oneshot/set-timeout-oneshot in the VARS file pick the Type #2 UKI
+            # for this boot and force the menu for 1 s, over loader.conf's default.
+            disk = os.path.join(logs, f'{name}.disk.img')
+            esp = make_esp_disk(disk, os.path.join(build, 'src/boot/urlbootx64.efi'), uki, logs)
+            vars_file = os.path.join(logs, f'{name}.vars.fd')
+            shutil.copy('/usr/share/OVMF/OVMF_VARS_4M.fd', vars_file)
+            ctl = os.path.join(build, 'src/bootctl/urlbootctl')
+            subprocess.run([ctl, 'set-oneshot', 'os.efi', f'--vars-file={vars_file}'], check=True)
+            subprocess.run([ctl, 'set-timeout-oneshot', '1', f'--vars-file={vars_file}'], check=True)
+            boot = ['--disk', disk, '--vars', vars_file, '--require', r'^ > Debian GNU/Linux',
+                    '--require', r'Booting the selected entry in 1 s']
         elif via == 'esp-disk':
             # Firmware boots the boot manager from a disk ESP; it picks the loader.conf default, a Type #1
             # "uki" entry with a counter, renames it and records LoaderBootCountPath.
