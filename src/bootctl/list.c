@@ -63,7 +63,7 @@ static void scan_type1(List *l, const char *esp) {
                 BlsEntry *e;
                 size_t n;
 
-                if (!endswith(de->d_name, ".conf") || de->d_name[0] == '.')
+                if (!bls_filename_valid(de->d_name, ".conf"))
                         continue;
                 p = path_join(dir, de->d_name);
                 if (!p || read_full_file(p, 64 * 1024, &text, &n) < 0)
@@ -90,7 +90,7 @@ static void scan_type2(List *l, const char *esp) {
                 size_t size;
                 int n;
 
-                if (!endswith(de->d_name, ".efi") || de->d_name[0] == '.')
+                if (!bls_filename_valid(de->d_name, ".efi"))
                         continue;
                 p = path_join(dir, de->d_name);
                 if (!p || read_full_file(p, FILE_MAX, &image, &size) < 0)

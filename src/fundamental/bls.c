@@ -46,24 +46,13 @@ static int parse_counter(const char *s, size_t n, int *ret) {
 }
 
 /* ".conf" or ".efi" at the end, any case: where it starts, or NULL. */
-static const char *entry_suffix(const char *filename, size_t n) {
-        static const char *const suffixes[] = { ".conf", ".efi" };
-
-        for (size_t i = 0; i < ELEMENTSOF(suffixes); i++) {
-                size_t k = fstrlen(suffixes[i]), j;
-                if (n < k)
-                        continue;
-                for (j = 0; j < k && fascii_tolower(filename[n - k + j]) == suffixes[i][j]; j++)
-                        ;
-                if (j == k)
-                        return filename + n - k;
-        }
-        return NULL;
+static const char *entry_suffix(const char *filename) {
+        return fendswith_no_case(filename, ".conf") ?: fendswith_no_case(filename, ".efi");
 }
 
 int bls_counter_parse(const char *filename, BlsCounter *ret) {
         size_t n = fstrlen(filename), plus, dash;
-        const char *suffix = entry_suffix(filename, n);
+        const char *suffix = entry_suffix(filename);
         int left, done = 0, r;
 
         *ret = (BlsCounter) { .tries_left = -1, .tries_done = -1 };
@@ -116,20 +105,6 @@ int bls_id_from_filename(const char *filename, char **ret_id, int *ret_left, int
         return 0;
 }
 
-/* Decimal digits of v into buf (no NUL); returns their number. */
-static size_t format_uint(unsigned v, char *buf) {
-        char tmp[12];
-        size_t n = 0, i;
-
-        do {
-                tmp[n++] = (char) ('0' + v % 10);
-                v /= 10;
-        } while (v);
-        for (i = 0; i < n; i++)
-                buf[i] = tmp[n - 1 - i];
-        return n;
-}
-
 int bls_counter_next_filename(const char *filename, char **ret) {
         BlsCounter c;
         size_t sl;
@@ -148,10 +123,10 @@ int bls_counter_next_filename(const char *filename, char **ret) {
         fmemcpy(s, filename, c.prefix_len);
         r = (int) c.prefix_len;
         s[r++] = '+';
-        r += (int) format_uint((unsigned) c.tries_left - 1, s + r);
+        r += (int) fformat_uint((unsigned) c.tries_left - 1, s + r);
         s[r++] = '-';
         /* done saturates rather than wrapping at INT_MAX */
-        r += (int) format_uint((unsigned) c.tries_done + (c.tries_done < 0x7fffffff), s + r);
+        r += (int) fformat_uint((unsigned) c.tries_done + (c.tries_done < 0x7fffffff), s + r);
         fmemcpy(s + r, c.suffix, sl + 1);
         *ret = s;
         return 0;
@@ -310,14 +285,15 @@ int bls_entry_compare(const BlsEntry *a, const BlsEntry *b) {
 }
 
 bool bls_entry_for_architecture(const BlsEntry *e, const char *arch) {
-        const char *a = e->architecture, *b = arch;
+        return !e->architecture || fstrcaseeq(e->architecture, arch);
+}
 
-        if (!a)
-                return true;
-        for (; *a && *b; a++, b++)
-                if (fascii_tolower(*a) != fascii_tolower(*b))
-                        return false;
-        return !*a && !*b;
+bool bls_filename_valid(const char *name, const char *suffix) {
+        /* not hidden, not "auto-*" (systemd-boot's own entries), something before the suffix */
+        if (name[0] == '.' || fstrlen(name) <= fstrlen(suffix) || !fendswith_no_case(name, suffix))
+                return false;
+        return !(fstrlen(name) >= 5 && fascii_tolower(name[0]) == 'a' && fascii_tolower(name[1]) == 'u' &&
+                 fascii_tolower(name[2]) == 't' && fascii_tolower(name[3]) == 'o' && name[4] == '-');
 }
 
 char *bls_path_to_efi(const char *path) {

@@ -66,6 +66,12 @@ int bls_counter_parse(const char *filename, BlsCounter *ret);
  */
 int bls_counter_next_filename(const char *filename, char **ret);
 
+/**
+ * Whether a file in \\loader\\entries (suffix ".conf") or \\EFI\\Linux (".efi") is an entry: the suffix in
+ * any case, not hidden ("."), not "auto-*".
+ */
+bool bls_filename_valid(const char *name, const char *suffix);
+
 /** Whether the entry's "architecture" (if any) is arch, compared case-insensitively. */
 bool bls_entry_for_architecture(const BlsEntry *e, const char *arch);
 

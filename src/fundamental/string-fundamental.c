@@ -95,6 +95,34 @@ const char *fstartswith(const char *s, const char *prefix) {
         return s + n;
 }
 
+bool fstrcaseeq(const char *a, const char *b) {
+        for (; *a && *b; a++, b++)
+                if (fascii_tolower(*a) != fascii_tolower(*b))
+                        return false;
+        return *a == *b;
+}
+
+const char *fendswith_no_case(const char *s, const char *suffix) {
+        size_t ls = fstrlen(s), lx = fstrlen(suffix);
+
+        if (lx > ls || !fstrcaseeq(s + ls - lx, suffix))
+                return NULL;
+        return s + ls - lx;
+}
+
+size_t fformat_uint(uint64_t v, char *buf) {
+        char tmp[21];
+        size_t n = 0;
+
+        do
+                tmp[n++] = (char) ('0' + v % 10);
+        while ((v /= 10));
+        for (size_t i = 0; i < n; i++)
+                buf[i] = tmp[n - 1 - i];
+        buf[n] = 0;
+        return n;
+}
+
 const char *fendswith(const char *s, const char *suffix) {
         size_t ls = fstrlen(s), lx = fstrlen(suffix);
 

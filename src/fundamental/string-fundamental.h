@@ -28,6 +28,15 @@ const char *fstartswith(const char *s, const char *prefix);
 /** If s ends with suffix, return a pointer to where the suffix starts, otherwise NULL. */
 const char *fendswith(const char *s, const char *suffix);
 
+/** The same, comparing ASCII letters case-insensitively (FAT names, ".CONF"). */
+const char *fendswith_no_case(const char *s, const char *suffix);
+
+/** Whether a and b are equal, ASCII letters compared case-insensitively. */
+bool fstrcaseeq(const char *a, const char *b);
+
+/** v in decimal into buf (at least 21 bytes), NUL-terminated. @ret the number of digits */
+size_t fformat_uint(uint64_t v, char *buf);
+
 static inline bool fascii_isdigit(char c) {
         return c >= '0' && c <= '9';
 }

@@ -45,18 +45,6 @@ static char *join3(const char *a, const char *mid, const char *b, const char *en
         return s;
 }
 
-static void decimal(unsigned v, char buf[12]) {
-        char tmp[12];
-        size_t n = 0;
-
-        do
-                tmp[n++] = (char) ('0' + v % 10);
-        while ((v /= 10));
-        for (size_t i = 0; i < n; i++)
-                buf[i] = tmp[n - 1 - i];
-        buf[n] = 0;
-}
-
 static const char *const name_keys[] = { "PRETTY_NAME", "IMAGE_ID", "NAME", "ID" };
 static const char *const version_keys[] = { "IMAGE_VERSION", "VERSION", "VERSION_ID", "BUILD_ID" };
 static const char *const sort_keys[] = { "IMAGE_ID", "ID" };
@@ -66,11 +54,11 @@ static int name_profile(BlsEntry *e, unsigned profile, const uint8_t *prof, size
         static const char *const id_key[] = { "ID" }, *const title_key[] = { "TITLE" };
         char *pid = prof ? first_value(prof, pn, id_key, 1) : NULL;
         char *ptitle = prof ? first_value(prof, pn, title_key, 1) : NULL;
-        char num[12], label[24], *id, *title;
+        char num[21], label[32], *id, *title;
 
-        decimal(profile, num);
+        fformat_uint(profile, num);
         fmemcpy(label, "Profile #", 9);
-        decimal(profile + 1, label + 9);
+        fformat_uint(profile + 1, label + 9);
         id = join3(e->id, "@", pid ?: num, "");
         title = join3(e->title, " (", ptitle ?: pid ?: label, ")");
         ffree(pid);

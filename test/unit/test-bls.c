@@ -6,29 +6,6 @@
 #include "bls.h"
 #include "tests.h"
 
-static char *unescape(const char *s) {
-        char *u = malloc(strlen(s) + 1), *t = u;
-
-        for (; *s; s++) {
-                if (s[0] == '\\' && s[1] == 'n') {
-                        *t++ = '\n';
-                        s++;
-                } else if (s[0] == '\\' && s[1] == 'r') {
-                        *t++ = '\r';
-                        s++;
-                } else if (s[0] == '\\' && s[1] == 't') {
-                        *t++ = '\t';
-                        s++;
-                } else if (s[0] == '\\' && s[1] == '\\') {
-                        *t++ = '\\';
-                        s++;
-                } else
-                        *t++ = *s;
-        }
-        *t = 0;
-        return u;
-}
-
 static const char *kind_name(BlsKind k) {
         static const char *const n[] = { "none", "linux", "efi", "uki", "uki-url" };
         return n[k];
@@ -66,7 +43,7 @@ static void case_line(char *line, int lineno, void *userdata) {
 
         if (test_split_fields(line, f, 3) != 3)
                 test_fail(__FILE__, __LINE__, "line %d: three fields needed", lineno);
-        body = unescape(f[1]);
+        body = test_unescape(f[1]);
         r = bls_entry_parse(f[0], body, strlen(body), &e);
         free(body);
         if (!strcmp(f[2], "invalid")) {
@@ -215,4 +192,16 @@ TEST(paths_and_architecture) {
         ASSERT_TRUE(bls_entry_for_architecture(any, "aa64"));
         bls_entry_free(x64);
         bls_entry_free(any);
+}
+
+TEST(filename_rules) {
+        ASSERT_TRUE(bls_filename_valid("debian.conf", ".conf"));
+        ASSERT_TRUE(bls_filename_valid("Debian+3.CONF", ".conf"));
+        ASSERT_TRUE(bls_filename_valid("os.EFI", ".efi"));
+        ASSERT_FALSE(bls_filename_valid(".hidden.conf", ".conf"));
+        ASSERT_FALSE(bls_filename_valid("auto-windows.conf", ".conf"));
+        ASSERT_FALSE(bls_filename_valid("AUTO-x.efi", ".efi"));
+        ASSERT_TRUE(bls_filename_valid("autox.conf", ".conf"));
+        ASSERT_FALSE(bls_filename_valid(".conf", ".conf"));
+        ASSERT_FALSE(bls_filename_valid("debian.conf.bak", ".conf"));
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "env-util.h"
+#include "string-fundamental.h"
 #include "string-util.h"
 #include "tests.h"
 
@@ -55,4 +56,17 @@ TEST(strextend_and_strv) {
         ASSERT_TRUE(strv_contains(l, "y"));
         ASSERT_FALSE(strv_contains(l, "z"));
         ASSERT_TRUE(l[2] == NULL);
+}
+
+TEST(fundamental_helpers) {
+        char buf[21];
+
+        ASSERT_EQ(fformat_uint(0, buf), 1);
+        ASSERT_STREQ(buf, "0");
+        ASSERT_EQ(fformat_uint(UINT64_MAX, buf), 20);
+        ASSERT_STREQ(buf, "18446744073709551615");
+        ASSERT_TRUE(fstrcaseeq("\\EFI\\BOOT\\BOOTX64.EFI", "\\efi\\boot\\bootx64.efi"));
+        ASSERT_FALSE(fstrcaseeq("abc", "abcd"));
+        ASSERT_TRUE(fendswith_no_case("x.CoNf", ".conf") != NULL);
+        ASSERT_TRUE(fendswith_no_case("conf", ".conf") == NULL);
 }
