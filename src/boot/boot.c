@@ -50,10 +50,7 @@ static void export_identity(Menu *m, EFI_LOADED_IMAGE *li) {
         if (li->FilePath) {
                 CHAR16 *text = DevicePathToStr(li->FilePath);
                 if (text) {
-                        UINTN n = 0;
-                        while (text[n])
-                                n++;
-                        m->own_path = char16_to_utf8(text, n);
+                        m->own_path = char16_to_utf8(text, StrLen(text));
                         if (m->own_path)
                                 (void) set_loader_string(L"LoaderImageIdentifier", m->own_path);
                         FreePool(text);
@@ -97,7 +94,7 @@ static uint32_t timeout_variable(const CHAR16 *name, bool delete) {
                 t = LOADER_TIMEOUT_UNSET;
         ffree(v);
         if (delete)
-                (void) RT->SetVariable((CHAR16 *) name, &loader_vendor_guid, 0, 0, NULL);
+                delete_loader_variable(name);
         return t;
 }
 
@@ -112,7 +109,7 @@ static unsigned pick_default(Menu *m) {
         unsigned i;
 
         if (req.oneshot)
-                (void) RT->SetVariable(L"LoaderEntryOneShot", &loader_vendor_guid, 0, 0, NULL);
+                delete_loader_variable(L"LoaderEntryOneShot");
         m->save_entry = (req.variable && fstreq(req.variable, "@saved")) ||
                         (req.conf && fstreq(req.conf, "@saved"));
         for (i = 0; i < m->n; i++)

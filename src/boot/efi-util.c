@@ -57,16 +57,28 @@ static EFI_STATUS set_raw(const CHAR16 *name, const void *data, UINTN size) {
         return RT->SetVariable((CHAR16 *) name, &loader_vendor_guid, EFI_VARIABLE_VOLATILE_DEFAULT, size, (void *) data);
 }
 
-EFI_STATUS set_loader_string(const CHAR16 *name, const char *value) {
+static EFI_STATUS set_string(const CHAR16 *name, const char *value, UINT32 attributes) {
         void *u = NULL;
         size_t size;
         EFI_STATUS s;
 
         if (utf8_to_utf16le(value, fstrlen(value), &u, &size) < 0)
                 return EFI_INVALID_PARAMETER;
-        s = set_raw(name, u, size);
+        s = RT->SetVariable((CHAR16 *) name, &loader_vendor_guid, attributes, size, u);
         ffree(u);
         return s;
+}
+
+EFI_STATUS set_loader_string(const CHAR16 *name, const char *value) {
+        return set_string(name, value, EFI_VARIABLE_VOLATILE_DEFAULT);
+}
+
+EFI_STATUS set_loader_string_persistent(const CHAR16 *name, const char *value) {
+        return set_string(name, value, EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_VOLATILE_DEFAULT);
+}
+
+void delete_loader_variable(const CHAR16 *name) {
+        (void) RT->SetVariable((CHAR16 *) name, &loader_vendor_guid, 0, 0, NULL);
 }
 
 BOOLEAN loader_variable_exists(const CHAR16 *name) {
@@ -149,20 +161,13 @@ static char *format_version(const char *prefix, UINT32 rev) {
         char buf[160], *t = buf;
         UINTN n = fstrlen(prefix);
         UINT32 major = rev >> 16, minor = rev & 0xffff;
-        char digits[12];
-        int k = 0;
 
         if (n > 120)
                 n = 120;
         fmemcpy(t, prefix, n);
         t += n;
         *t++ = ' ';
-        do {
-                digits[k++] = (char) ('0' + major % 10);
-                major /= 10;
-        } while (major && k < 10);
-        while (k > 0)
-                *t++ = digits[--k];
+        t += fformat_uint(major, t);
         *t++ = '.';
         *t++ = (char) ('0' + (minor / 10) % 10);
         *t++ = (char) ('0' + minor % 10);
@@ -208,20 +213,6 @@ void smbios_foreach_oem_string(int (*cb)(const char *s, size_t n, void *userdata
         }
 }
 
-EFI_STATUS set_loader_string_persistent(const CHAR16 *name, const char *value) {
-        void *u = NULL;
-        size_t size;
-        EFI_STATUS s;
-
-        if (utf8_to_utf16le(value, fstrlen(value), &u, &size) < 0)
-                return EFI_INVALID_PARAMETER;
-        s = RT->SetVariable((CHAR16 *) name, &loader_vendor_guid,
-                            EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS,
-                            size, u);
-        ffree(u);
-        return s;
-}
-
 char *get_loader_string(const CHAR16 *name) {
         CHAR16 buf[256];
         UINTN size = sizeof buf - sizeof(CHAR16);
@@ -258,15 +249,8 @@ uint64_t time_usec(void) {
 }
 
 EFI_STATUS set_loader_time(const CHAR16 *name) {
-        char digits[24], text[24];
-        uint64_t v = time_usec();
-        size_t n = 0;
+        char text[21];
 
-        do
-                digits[n++] = (char) ('0' + v % 10);
-        while ((v /= 10) && n < sizeof digits);
-        for (size_t i = 0; i < n; i++)
-                text[i] = digits[n - 1 - i];
-        text[n] = 0;
+        fformat_uint(time_usec(), text);
         return set_loader_string(name, text);
 }

@@ -34,6 +34,9 @@ EFI_STATUS set_loader_u64(const CHAR16 *name, uint64_t value);
 /** Set a non-volatile string variable (LoaderEntryLastBooted). */
 EFI_STATUS set_loader_string_persistent(const CHAR16 *name, const char *value_utf8);
 
+/** Remove a variable of the Boot Loader Interface (one-shot settings, once read). */
+void delete_loader_variable(const CHAR16 *name);
+
 /** A string variable of the Boot Loader Interface as new UTF-8, or NULL when unset. */
 char *get_loader_string(const CHAR16 *name);
 

@@ -51,35 +51,12 @@ static void add_text_entry(Menu *m, const char *name, size_t name_len, const cha
         ffree(fname);
 }
 
-/* A file name as systemd-boot accepts it: not hidden, not "auto-*", with the suffix (any case). */
-static bool valid_filename(const char *name, const char *suffix) {
-        size_t n = fstrlen(name), k = fstrlen(suffix);
-
-        if (n <= k || name[0] == '.')
-                return false;
-        if (n >= 5 && fascii_tolower(name[0]) == 'a' && fascii_tolower(name[1]) == 'u' &&
-            fascii_tolower(name[2]) == 't' && fascii_tolower(name[3]) == 'o' && name[4] == '-')
-                return false;
-        for (size_t i = 0; i < k; i++)
-                if (fascii_tolower(name[n - k + i]) != suffix[i])
-                        return false;
-        return true;
-}
-
 typedef struct Scan {
         Menu *m;
         EFI_FILE *root;
         EFI_HANDLE device;
         const CHAR16 *dir;
 } Scan;
-
-/* UEFI paths compare case-insensitively (FAT). */
-static bool same_path(const char *a, const char *b) {
-        for (; *a && *b; a++, b++)
-                if (fascii_tolower(*a) != fascii_tolower(*b))
-                        return false;
-        return *a == *b;
-}
 
 /* The local file an entry boots exists (else systemd-boot drops the entry silently). */
 static bool target_exists(Scan *s, BlsEntry *e) {
@@ -89,7 +66,7 @@ static bool target_exists(Scan *s, BlsEntry *e) {
 
         /* "efi" naming ourselves would start us again */
         if (ok && e->kind == BLS_KIND_EFI && s->device == s->m->own_device && s->m->own_path &&
-            same_path(s->m->own_path, p))
+            fstrcaseeq(s->m->own_path, p))
                 ok = false;
         ffree(p);
         ffree(w);
@@ -103,7 +80,7 @@ static void on_type1_file(const char *name, void *userdata) {
         UINTN size;
         BlsEntry *e;
 
-        if (!valid_filename(name, ".conf") || !(path = volume_path_join(s->dir, name)))
+        if (!bls_filename_valid(name, ".conf") || !(path = volume_path_join(s->dir, name)))
                 return;
         if (volume_read_file(s->root, path, CONF_MAX, &text, &size) == EFI_SUCCESS &&
             bls_entry_parse(name, text, size, &e) >= 0) {
@@ -126,7 +103,7 @@ static void on_type2_file(const char *name, void *userdata) {
         UINTN size;
         int n;
 
-        if (!valid_filename(name, ".efi") || fstrlen(name) > 200 || !(path = volume_path_join(s->dir, name)))
+        if (!bls_filename_valid(name, ".efi") || fstrlen(name) > 200 || !(path = volume_path_join(s->dir, name)))
                 return;
         fmemcpy(efi_path, "\\EFI\\Linux\\", 11);
         fmemcpy(efi_path + 11, name, fstrlen(name) + 1);

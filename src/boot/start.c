@@ -30,15 +30,10 @@ static void count_start(BootEntry *e) {
         root = volume_open_root(e->device);
         if (root && volume_rename(root, e->dir, e->filename, next) == EFI_SUCCESS) {
                 path = volume_path_join(e->dir, next);
-                if (path) {
-                        UINTN n = 0;
-                        while (path[n])
-                                n++;
-                        (void) RT->SetVariable(L"LoaderBootCountPath", &loader_vendor_guid,
-                                               EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS,
-                                               (n + 1) * sizeof(CHAR16), path);
-                        ffree(path);
-                }
+                if (path)
+                        (void) RT->SetVariable(L"LoaderBootCountPath", &loader_vendor_guid, EFI_VARIABLE_VOLATILE_DEFAULT,
+                                               StrSize(path), path);
+                ffree(path);
         } else
                 log_line("urlboot: could not count this start (renaming the entry file failed); booting anyway.");
         if (root)
@@ -147,17 +142,14 @@ static EFI_STATUS load_entry(Menu *m, EFI_HANDLE image, BootEntry *e, EFI_HANDLE
 static void set_load_options(EFI_HANDLE child, const char *text) {
         EFI_LOADED_IMAGE *li;
         CHAR16 *o;
-        UINTN k = 0;
 
         if (!text || BS->HandleProtocol(child, &LoadedImageProtocol, (void **) &li) != EFI_SUCCESS)
                 return;
         o = utf8_to_char16(text, fstrlen(text));
         if (!o)
                 return;
-        while (o[k])
-                k++;
         li->LoadOptions = o;
-        li->LoadOptionsSize = (UINT32) ((k + 1) * sizeof(CHAR16));
+        li->LoadOptionsSize = (UINT32) StrSize(o);
 }
 
 EFI_STATUS start_entry(Menu *m, EFI_HANDLE image, BootEntry *e, const char *options_override) {

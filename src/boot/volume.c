@@ -108,7 +108,7 @@ void volume_foreach_file(EFI_FILE *root, const CHAR16 *dir, void (*cb)(const cha
                 return;
         }
         for (;;) {
-                UINTN size = FILE_INFO_MAX, n = 0;
+                UINTN size = FILE_INFO_MAX;
                 char *name;
 
                 /* reading a directory returns one entry per call; size 0 at the end */
@@ -116,9 +116,7 @@ void volume_foreach_file(EFI_FILE *root, const CHAR16 *dir, void (*cb)(const cha
                         break;
                 if (info->Attribute & EFI_FILE_DIRECTORY)
                         continue;
-                while (info->FileName[n])
-                        n++;
-                name = char16_to_utf8(info->FileName, n);
+                name = char16_to_utf8(info->FileName, StrLen(info->FileName));
                 if (name)
                         cb(name, userdata);
                 ffree(name);
@@ -129,14 +127,12 @@ void volume_foreach_file(EFI_FILE *root, const CHAR16 *dir, void (*cb)(const cha
 
 CHAR16 *volume_path_join(const CHAR16 *dir, const char *name_utf8) {
         CHAR16 *name = utf8_to_char16(name_utf8, fstrlen(name_utf8)), *p;
-        UINTN dl = 0, nl = 0;
+        UINTN dl, nl;
 
         if (!name)
                 return NULL;
-        while (dir[dl])
-                dl++;
-        while (name[nl])
-                nl++;
+        dl = StrLen(dir);
+        nl = StrLen(name);
         p = fmalloc((dl + 1 + nl + 1) * sizeof(CHAR16));
         if (p) {
                 fmemcpy(p, dir, dl * sizeof(CHAR16));
@@ -152,7 +148,7 @@ EFI_STATUS volume_rename(EFI_FILE *root, const CHAR16 *dir, const char *old_name
         EFI_FILE *f = NULL;
         EFI_FILE_INFO *info = NULL, *renamed = NULL;
         EFI_STATUS s = EFI_OUT_OF_RESOURCES;
-        UINTN nl = 0, size;
+        UINTN size;
 
         if (!path || !nn)
                 goto out;
@@ -161,14 +157,12 @@ EFI_STATUS volume_rename(EFI_FILE *root, const CHAR16 *dir, const char *old_name
                 goto out;
         s = EFI_OUT_OF_RESOURCES;
         info = file_info(f);
-        while (nn[nl])
-                nl++;
-        size = SIZE_OF_EFI_FILE_INFO + (nl + 1) * sizeof(CHAR16);
+        size = SIZE_OF_EFI_FILE_INFO + StrSize(nn);
         renamed = fmalloc(size);
         if (!info || !renamed)
                 goto out;
         fmemcpy(renamed, info, SIZE_OF_EFI_FILE_INFO);
-        fmemcpy(renamed->FileName, nn, (nl + 1) * sizeof(CHAR16));
+        fmemcpy(renamed->FileName, nn, StrSize(nn));
         renamed->Size = size;
         s = f->SetInfo(f, &GenericFileInfo, size, renamed);
         if (!EFI_ERROR(s))
