@@ -14,20 +14,6 @@
 #include "tests.h"
 #include "uki-entry.h"
 
-static char *unescape(const char *s) {
-        char *u = malloc(strlen(s) + 1), *t = u;
-
-        for (; *s; s++) {
-                if (s[0] == '\\' && (s[1] == 'n' || s[1] == 't' || s[1] == 'r')) {
-                        *t++ = s[1] == 'n' ? '\n' : s[1] == 't' ? '\t' : '\r';
-                        s++;
-                } else
-                        *t++ = *s;
-        }
-        *t = 0;
-        return u;
-}
-
 static void format_timeout(uint32_t t, char *buf, size_t n) {
         if (t == LOADER_TIMEOUT_UNSET)
                 snprintf(buf, n, "unset");
@@ -48,7 +34,7 @@ static void conf_case(char *line, int lineno, void *userdata) {
 
         if (test_split_fields(line, f, 2) != 2)
                 test_fail(__FILE__, __LINE__, "line %d: two fields needed", lineno);
-        body = unescape(f[0]);
+        body = test_unescape(f[0]);
         loader_conf_init(&c);
         ASSERT_OK(loader_conf_parse(&c, body, strlen(body)));
         format_timeout(c.timeout, timeout, sizeof timeout);

@@ -82,6 +82,22 @@ static void cleanup_tmpdir(void) {
         }
 }
 
+char *test_unescape(const char *s) {
+        char *u = malloc(strlen(s) + 1), *t = u;
+
+        if (!u)
+                abort();
+        for (; *s; s++) {
+                if (s[0] == '\\' && s[1] && strchr("nrt\\", s[1])) {
+                        *t++ = s[1] == 'n' ? '\n' : s[1] == 'r' ? '\r' : s[1] == 't' ? '\t' : '\\';
+                        s++;
+                } else
+                        *t++ = *s;
+        }
+        *t = 0;
+        return u;
+}
+
 int test_split_fields(char *line, char **fields, int max) {
         int n = 0;
 

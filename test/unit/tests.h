@@ -65,5 +65,8 @@ const char *test_tmpdir(void);
 
 /* Split a line of a data file at tabs, in place; returns the number of fields. */
 int test_split_fields(char *line, char **fields, int max);
+
+/** A new copy of s with the escapes of the data files turned into bytes: \\n \\r \\t \\\\. */
+char *test_unescape(const char *s);
 /* Call f for each non-empty, non-comment line of a data file; returns the number of lines. */
 int test_foreach_line(const char *name, void (*f)(char *line, int lineno, void *userdata), void *userdata);
