@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * @file
- * Streaming decompression of xz, zstd, gzip and bzip2.
+ * Streaming decompression of zstd, gzip and bzip2 (xz: xz-parallel.c).
  */
 #include <bzlib.h>
 #include <errno.h>
-#include <lzma.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,8 +16,6 @@
 #include "macro.h"
 
 #define OUT_CHUNK (256 * 1024)
-/* Memory the multi-threaded xz decoder may use before it falls back to one thread. */
-#define XZ_MT_MEMLIMIT (UINT64_C(256) * 1024 * 1024)
 
 struct Decompressor {
         Compression type;
@@ -26,7 +23,6 @@ struct Decompressor {
         bool started;           /* input of the current member was seen */
         unsigned char *out;
         union {
-                lzma_stream xz;
                 ZSTD_DStream *zstd;
                 z_stream gz;
                 bz_stream bz;
@@ -53,18 +49,8 @@ const char *compression_to_string(Compression c) {
         return c < _COMPRESSION_MAX ? names[c] : NULL;
 }
 
-static int init_stream(Decompressor *d, unsigned threads) {
+static int init_stream(Decompressor *d) {
         switch (d->type) {
-        case COMPRESSION_XZ: {
-                lzma_mt mt = {
-                        .flags = LZMA_CONCATENATED,
-                        .threads = MAX(threads, 1u),
-                        .memlimit_threading = XZ_MT_MEMLIMIT,
-                        .memlimit_stop = UINT64_MAX,
-                };
-                d->xz = (lzma_stream) LZMA_STREAM_INIT;
-                return lzma_stream_decoder_mt(&d->xz, &mt) == LZMA_OK ? 0 : -ENOMEM;
-        }
         case COMPRESSION_ZSTD:
                 d->zstd = ZSTD_createDStream();
                 return d->zstd ? 0 : -ENOMEM;
@@ -80,10 +66,13 @@ static int init_stream(Decompressor *d, unsigned threads) {
         }
 }
 
-int decompressor_new(Compression c, unsigned threads, Decompressor **ret) {
-        Decompressor *d = calloc(1, sizeof *d);
+int decompressor_new(Compression c, Decompressor **ret) {
+        Decompressor *d;
         int r;
 
+        if (c == COMPRESSION_XZ || c >= _COMPRESSION_MAX)
+                return -EOPNOTSUPP;
+        d = calloc(1, sizeof *d);
         if (!d)
                 return -ENOMEM;
         d->type = c;
@@ -92,7 +81,7 @@ int decompressor_new(Compression c, unsigned threads, Decompressor **ret) {
                 free(d);
                 return -ENOMEM;
         }
-        r = init_stream(d, threads);
+        r = init_stream(d);
         if (r < 0) {
                 free(d->out);
                 free(d);
@@ -106,9 +95,6 @@ void decompressor_free(Decompressor *d) {
         if (!d)
                 return;
         switch (d->type) {
-        case COMPRESSION_XZ:
-                lzma_end(&d->xz);
-                break;
         case COMPRESSION_ZSTD:
                 ZSTD_freeDStream(d->zstd);
                 break;
@@ -123,35 +109,6 @@ void decompressor_free(Decompressor *d) {
         }
         free(d->out);
         free(d);
-}
-
-static int push_xz(Decompressor *d, const void *data, size_t size, lzma_action action, decompress_sink_t sink,
-                   void *userdata) {
-        d->xz.next_in = data;
-        d->xz.avail_in = size;
-        for (;;) {
-                lzma_ret l;
-                int r;
-
-                d->xz.next_out = d->out;
-                d->xz.avail_out = OUT_CHUNK;
-                l = lzma_code(&d->xz, action);
-                if (OUT_CHUNK - d->xz.avail_out > 0) {
-                        r = sink(d->out, OUT_CHUNK - d->xz.avail_out, userdata);
-                        if (r < 0)
-                                return r;
-                }
-                if (l == LZMA_STREAM_END) {
-                        d->ended = true;
-                        return d->xz.avail_in > 0 ? -EBADMSG : 0;
-                }
-                if (l == LZMA_BUF_ERROR && action == LZMA_FINISH)
-                        return -EPIPE;
-                if (l != LZMA_OK)
-                        return l == LZMA_MEM_ERROR ? -ENOMEM : -EBADMSG;
-                if (d->xz.avail_in == 0 && d->xz.avail_out > 0 && action == LZMA_RUN)
-                        return 0;
-        }
 }
 
 static int push_zstd(Decompressor *d, const void *data, size_t size, decompress_sink_t sink, void *userdata) {
@@ -264,10 +221,6 @@ int decompressor_push(Decompressor *d, const void *data, size_t size, decompress
                 return 0;
         d->started = true;
         switch (d->type) {
-        case COMPRESSION_XZ:
-                if (d->ended)
-                        return -EBADMSG;
-                return push_xz(d, data, size, LZMA_RUN, sink, userdata);
         case COMPRESSION_ZSTD:
                 return push_zstd(d, data, size, sink, userdata);
         case COMPRESSION_GZIP:
@@ -290,17 +243,7 @@ int decompressor_push(Decompressor *d, const void *data, size_t size, decompress
 }
 
 int decompressor_finish(Decompressor *d, decompress_sink_t sink, void *userdata) {
-        int r;
-
         switch (d->type) {
-        case COMPRESSION_XZ:
-                if (d->ended)
-                        return 0;
-                /* LZMA_CONCATENATED needs LZMA_FINISH to know no further stream follows. */
-                r = push_xz(d, NULL, 0, LZMA_FINISH, sink, userdata);
-                if (r < 0)
-                        return r;
-                return d->ended ? 0 : -EPIPE;
         case COMPRESSION_NONE:
                 return 0;
         default:

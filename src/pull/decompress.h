@@ -30,10 +30,8 @@ typedef int (*decompress_sink_t)(const void *data, size_t size, void *userdata);
 
 typedef struct Decompressor Decompressor;
 
-/**
- * @v threads  decoder threads for multi-block xz (1 = single-threaded)
- */
-int decompressor_new(Compression c, unsigned threads, Decompressor **ret);
+/** A decoder for zstd, gzip, bzip2 or none (a copy). xz goes to xz_decode_to_file(): -EOPNOTSUPP. */
+int decompressor_new(Compression c, Decompressor **ret);
 void decompressor_free(Decompressor *d);
 
 /** Feed input; output goes to sink. @ret 0, -EBADMSG for corrupt data, or the sink's error. */

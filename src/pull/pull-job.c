@@ -35,9 +35,11 @@
 #include "tar-unpack.h"
 #include "url.h"
 #include "verify-signature.h"
+#include "xz-parallel.h"
 
-#define RING_CAPACITY (8 * 1024 * 1024)
+#define RING_CAPACITY (256 * 1024)
 #define READ_CHUNK (256 * 1024)
+#define SPARSE_BUFFER (1024 * 1024)
 #define BACKOFF_MAX_SEC 30
 
 typedef struct Attempt {
@@ -93,37 +95,18 @@ static int sink_sparse(const void *data, size_t size, void *userdata) {
         return sparse_file_write(userdata, data, size);
 }
 
-static int unpack_raw(Attempt *a) {
-        unsigned char *buf = malloc(READ_CHUNK);
+/* zstd, gzip, bzip2 or none: one decoder, output appended in order. */
+static int unpack_stream(Attempt *a, unsigned char *buf, size_t head) {
         Decompressor *d = NULL;
         SparseFile *sf = NULL;
-        size_t head = 0;
         long n;
         int r;
 
-        if (!buf)
-                return -ENOMEM;
-        r = sparse_file_new(a->fd, &sf);
-        if (r < 0)
-                goto finish;
-
-        /* Enough bytes to tell the format. */
-        while (head < COMPRESSION_MAGIC_MAX) {
-                n = read_ring(a, buf + head, COMPRESSION_MAGIC_MAX - head);
-                if (n < 0) {
-                        r = (int) n;
-                        goto finish;
-                }
-                if (n == 0)
-                        break;
-                head += (size_t) n;
-        }
-        a->compression = compression_detect(buf, head);
-        r = decompressor_new(a->compression, (unsigned) MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L), &d);
-        if (r < 0)
-                goto finish;
-
-        r = decompressor_push(d, buf, head, sink_sparse, sf);
+        r = sparse_file_new(a->fd, SPARSE_BUFFER, &sf);
+        if (r >= 0)
+                r = decompressor_new(a->compression, &d);
+        if (r >= 0)
+                r = decompressor_push(d, buf, head, sink_sparse, sf);
         while (r >= 0) {
                 n = read_ring(a, buf, READ_CHUNK);
                 if (n <= 0) {
@@ -138,6 +121,46 @@ static int unpack_raw(Attempt *a) {
                 r = sparse_file_finish(sf);
         if (r >= 0)
                 a->report->image_size = sparse_file_size(sf);
+        decompressor_free(d);
+        sparse_file_free(sf);
+        return r;
+}
+
+static int unpack_raw(Attempt *a) {
+        unsigned char *buf = malloc(READ_CHUNK);
+        size_t head = 0;
+        long n;
+        int r = 0;
+
+        if (!buf)
+                return -ENOMEM;
+
+        /* Enough bytes to tell the format. */
+        while (head < COMPRESSION_MAGIC_MAX) {
+                n = read_ring(a, buf + head, COMPRESSION_MAGIC_MAX - head);
+                if (n < 0) {
+                        r = (int) n;
+                        goto finish;
+                }
+                if (n == 0)
+                        break;
+                head += (size_t) n;
+        }
+        a->compression = compression_detect(buf, head);
+        if (a->compression == COMPRESSION_XZ) {
+                XzDecodeOptions xo = {
+                        .threads = a->o->threads ?: (unsigned) MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L),
+                        .prefix = buf,
+                        .prefix_size = head,
+                        .read = read_ring,
+                        .userdata = a,
+                };
+                r = xz_decode_to_file(a->fd, &xo, &a->report->image_size);
+                if (r == -E2BIG)
+                        snprintf(a->unpack_error, sizeof a->unpack_error,
+                                 "the xz data needs more than 1 GiB of memory per block to decode");
+        } else
+                r = unpack_stream(a, buf, head);
 
         if (r == -EBADMSG)
                 snprintf(a->unpack_error, sizeof a->unpack_error, "the %s data is corrupt",
@@ -146,8 +169,6 @@ static int unpack_raw(Attempt *a) {
                 snprintf(a->unpack_error, sizeof a->unpack_error, "the %s stream is incomplete (truncated download?)",
                          compression_to_string(a->compression));
 finish:
-        decompressor_free(d);
-        sparse_file_free(sf);
         free(buf);
         return r;
 }

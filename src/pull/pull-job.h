@@ -33,6 +33,7 @@ typedef struct PullOptions {
         bool force;
         unsigned retries;               /* extra attempts per URL for passing errors */
         unsigned stall_timeout;         /* seconds */
+        unsigned threads;               /* xz decoder threads, 0 = one per CPU */
         ProgressMode progress;
         volatile sig_atomic_t *cancel;
 } PullOptions;

@@ -47,6 +47,8 @@ static void help(void) {
                "  --force                replace an existing image\n"
                "  --retries=N            extra attempts per URL on network errors (default 5)\n"
                "  --stall-timeout=SEC    give up on a connection idle this long (default 30)\n"
+               "  --threads=N            threads decoding multi-block xz (default: one per CPU;\n"
+               "                         each needs the block's dictionary, 8 MiB for xz -6)\n"
                "  --ca=FILE              trust these CA certificates instead of the system's\n"
                "  --progress=MODE        auto, bar, plain or none (default auto)\n"
                "  --json                 print a JSON report when done\n"
@@ -131,7 +133,7 @@ static int parse_verify(Args *a, const char *v) {
 
 static int parse_args(int argc, char *argv[], Args *a) {
         enum { ARG_CLASS = 0x100, ARG_IMAGE_ROOT, ARG_VERIFY, ARG_KEYRING, ARG_MIRROR, ARG_READ_ONLY, ARG_FORCE,
-               ARG_RETRIES, ARG_STALL, ARG_CA, ARG_PROGRESS, ARG_JSON, ARG_VERSION };
+               ARG_RETRIES, ARG_STALL, ARG_THREADS, ARG_CA, ARG_PROGRESS, ARG_JSON, ARG_VERSION };
         static const struct option options[] = {
                 { "class", required_argument, NULL, ARG_CLASS },
                 { "image-root", required_argument, NULL, ARG_IMAGE_ROOT },
@@ -142,6 +144,7 @@ static int parse_args(int argc, char *argv[], Args *a) {
                 { "force", no_argument, NULL, ARG_FORCE },
                 { "retries", required_argument, NULL, ARG_RETRIES },
                 { "stall-timeout", required_argument, NULL, ARG_STALL },
+                { "threads", required_argument, NULL, ARG_THREADS },
                 { "ca", required_argument, NULL, ARG_CA },
                 { "progress", required_argument, NULL, ARG_PROGRESS },
                 { "json", no_argument, NULL, ARG_JSON },
@@ -187,6 +190,10 @@ static int parse_args(int argc, char *argv[], Args *a) {
                 case ARG_STALL:
                         if (parse_unsigned(optarg, 86400, &a->o.stall_timeout) < 0 || a->o.stall_timeout == 0)
                                 return log_error_errno(EINVAL, "--stall-timeout= takes seconds (1 to 86400), not '%s'.", optarg);
+                        break;
+                case ARG_THREADS:
+                        if (parse_unsigned(optarg, 256, &a->o.threads) < 0 || a->o.threads == 0)
+                                return log_error_errno(EINVAL, "--threads= takes a number from 1 to 256, not '%s'.", optarg);
                         break;
                 case ARG_CA:
                         a->o.ca_file = optarg;

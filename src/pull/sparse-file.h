@@ -14,14 +14,31 @@
 
 typedef struct SparseFile SparseFile;
 
-int sparse_file_new(int fd, SparseFile **ret);
+/** @v buffer_size  bytes gathered before each write (rounded up to 4 KiB blocks) */
+int sparse_file_new(int fd, size_t buffer_size, SparseFile **ret);
 void sparse_file_free(SparseFile *s);
 
 /** Append bytes. @ret 0 or negative errno (-ENOSPC when the disk is full). */
 int sparse_file_write(SparseFile *s, const void *data, size_t size);
 
+/**
+ * Room to decode into in place (no copy): at least one byte. sparse_file_commit() then appends the
+ * first size bytes of it.
+ */
+int sparse_file_space(SparseFile *s, void **ret, size_t *ret_size);
+void sparse_file_commit(SparseFile *s, size_t size);
+
+/** Write what is buffered (zero blocks skipped). @ret 0 or negative errno. */
+int sparse_file_flush(SparseFile *s);
+
+/**
+ * Continue appending at offset (after flushing). Several SparseFiles may write disjoint ranges of
+ * one new file, each from its own thread: skipping zeros is right wherever the file is still a hole.
+ */
+int sparse_file_seek(SparseFile *s, uint64_t offset);
+
 /** Flush, set the final size. @ret 0 or negative errno. */
 int sparse_file_finish(SparseFile *s);
 
-/** Bytes appended so far. */
+/** The file offset after the last byte appended (the size, when appended from 0). */
 uint64_t sparse_file_size(const SparseFile *s);

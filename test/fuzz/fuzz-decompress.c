@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         char hex[65];
         int r = 0;
 
-        if (decompressor_new(c, 1, &d) >= 0) {
+        if (decompressor_new(c, &d) >= 0) {
                 for (size_t off = 0; off < size && r >= 0; off += piece)
                         r = decompressor_push(d, data + off, size - off < piece ? size - off : piece, count, &total);
                 if (r >= 0)

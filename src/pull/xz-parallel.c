@@ -1,0 +1,614 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Decoding .xz into a new file, several blocks at a time, in little memory.
+ */
+#include <errno.h>
+#include <lzma.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "macro.h"
+#include "sparse-file.h"
+#include "xz-parallel.h"
+
+#define INPUT_BUFFER (64 * 1024)
+#define CHUNK_SIZE (256 * 1024)
+/* Output gathered before each write; a worker decodes into it directly. */
+#define OUTPUT_BUFFER (256 * 1024)
+/* Compressed bytes waiting for workers, in all. While one worker decodes, the reader must get
+ * past the rest of its block to feed the next worker, so more lets more blocks overlap; less only
+ * costs parallelism, never correctness. 4 MiB keeps two workers busy on `xz -T2 -6` blocks
+ * (24 MiB, packed to 2-8 MiB for an OS image): tools/bench/pull-bench. */
+#define CHUNK_BUDGET_BYTES (4 * 1024 * 1024)
+#define CHUNK_BUDGET (CHUNK_BUDGET_BYTES / CHUNK_SIZE)
+
+typedef struct Chunk {
+        struct Chunk *next;
+        size_t size;
+        unsigned char data[CHUNK_SIZE];
+} Chunk;
+
+/* One block handed to a worker. */
+typedef struct Job {
+        lzma_block block;
+        lzma_filter filters[LZMA_FILTERS_MAX + 1];
+        uint64_t offset;                /* where its output starts in the file */
+        Chunk *first, *last;            /* input not decoded yet */
+        bool complete;                  /* all of its input is queued */
+} Job;
+
+typedef struct XzDecoder XzDecoder;
+
+typedef struct Worker {
+        XzDecoder *x;
+        pthread_t thread;
+        bool busy;                      /* job is valid */
+        Job job;
+        lzma_stream strm;
+        SparseFile *out;
+} Worker;
+
+/* The reading side's view of the input: the prefix first, then the reader. */
+typedef struct Input {
+        const unsigned char *prefix;
+        size_t prefix_left;
+        xz_read_t read;
+        void *userdata;
+        unsigned char buf[INPUT_BUFFER];
+        size_t pos, end;
+} Input;
+
+struct XzDecoder {
+        int fd;
+        pthread_mutex_t lock;
+        pthread_cond_t wake_workers, wake_reader;
+        Chunk *free_chunks;
+        unsigned n_chunks;              /* allocated, free or queued */
+        int error;                      /* the first worker failure */
+        bool stopping;
+        Worker *workers;
+        unsigned n_workers, n_started;
+
+        Input in;
+        lzma_stream serial;             /* for blocks without sizes, on the reading thread */
+        SparseFile *out;
+        lzma_stream_flags flags;        /* of the current stream */
+        lzma_index_hash *index;
+        uint64_t offset;                /* where the next block's output starts */
+};
+
+/* ---- input ---- */
+
+/* @ret bytes available (≥ 1), 0 at the end of input, or the reader's negative errno */
+static long input_fill(Input *in) {
+        long n;
+
+        if (in->pos < in->end)
+                return (long) (in->end - in->pos);
+        in->pos = in->end = 0;
+        if (in->prefix_left > 0) {
+                n = (long) MIN(in->prefix_left, sizeof in->buf);
+                memcpy(in->buf, in->prefix, (size_t) n);
+                in->prefix += n;
+                in->prefix_left -= (size_t) n;
+        } else {
+                n = in->read(in->userdata, in->buf, sizeof in->buf);
+                if (n < 0)
+                        return n;
+        }
+        in->end = (size_t) n;
+        return n;
+}
+
+/* @ret 0, -EPIPE if the input ends first, or the reader's error */
+static int input_read(Input *in, void *dst, size_t size) {
+        unsigned char *p = dst;
+
+        while (size > 0) {
+                long n = input_fill(in);
+                size_t take;
+
+                if (n <= 0)
+                        return n < 0 ? (int) n : -EPIPE;
+                take = MIN((size_t) n, size);
+                memcpy(p, in->buf + in->pos, take);
+                in->pos += take;
+                p += take;
+                size -= take;
+        }
+        return 0;
+}
+
+/* ---- decoding one block's bytes ---- */
+
+static int lzma_error(lzma_ret l) {
+        switch (l) {
+        case LZMA_MEM_ERROR:
+                return -ENOMEM;
+        case LZMA_MEMLIMIT_ERROR:
+                return -E2BIG;
+        default:
+                return -EBADMSG;
+        }
+}
+
+/* Feeds input to a block decoder, the output into out.
+ * @ret 1 at the end of the block (*consumed says how far), 0 when all input was taken, or <0 */
+static int feed(lzma_stream *s, SparseFile *out, const unsigned char *data, size_t size, size_t *consumed) {
+        s->next_in = data;
+        s->avail_in = size;
+        for (;;) {
+                void *room;
+                size_t room_size;
+                lzma_ret l;
+                int r;
+
+                r = sparse_file_space(out, &room, &room_size);
+                if (r < 0)
+                        return r;
+                s->next_out = room;
+                s->avail_out = room_size;
+                l = lzma_code(s, LZMA_RUN);
+                sparse_file_commit(out, room_size - s->avail_out);
+                *consumed = size - s->avail_in;
+                if (l == LZMA_STREAM_END)
+                        return 1;
+                if (l != LZMA_OK)
+                        return lzma_error(l);
+                if (s->avail_in == 0 && s->avail_out > 0)
+                        return 0;
+        }
+}
+
+static int start_block_decoder(lzma_stream *s, lzma_block *block) {
+        lzma_ret l = lzma_block_decoder(s, block);
+
+        return l == LZMA_OK ? 0 : lzma_error(l);
+}
+
+/* ---- workers ---- */
+
+static void chunk_release(XzDecoder *x, Chunk *c) {
+        c->next = x->free_chunks;
+        x->free_chunks = c;
+}
+
+static int worker_failure(XzDecoder *x) {
+        int r;
+
+        pthread_mutex_lock(&x->lock);
+        r = x->error;
+        pthread_mutex_unlock(&x->lock);
+        return r;
+}
+
+/* Takes the job's next chunk, NULL once it is all decoded. Waits for input. */
+static Chunk *job_next_chunk(XzDecoder *x, Job *j) {
+        Chunk *c;
+
+        pthread_mutex_lock(&x->lock);
+        while (!j->first && !j->complete && x->error == 0)
+                pthread_cond_wait(&x->wake_workers, &x->lock);
+        c = x->error == 0 ? j->first : NULL;
+        pthread_mutex_unlock(&x->lock);
+        return c;
+}
+
+static void job_done_with_chunk(XzDecoder *x, Job *j, Chunk *c) {
+        pthread_mutex_lock(&x->lock);
+        j->first = c->next;
+        if (!j->first)
+                j->last = NULL;
+        chunk_release(x, c);
+        pthread_cond_broadcast(&x->wake_reader);
+        pthread_mutex_unlock(&x->lock);
+}
+
+static int decode_job(Worker *w) {
+        XzDecoder *x = w->x;
+        Job *j = &w->job;
+        bool ended = false;
+        Chunk *c;
+        int r;
+
+        r = start_block_decoder(&w->strm, &j->block);
+        if (r < 0)
+                return r;
+        r = sparse_file_seek(w->out, j->offset);
+        if (r < 0)
+                return r;
+        while ((c = job_next_chunk(x, j))) {
+                size_t used;
+
+                r = ended ? -EBADMSG : feed(&w->strm, w->out, c->data, c->size, &used);
+                /* Bytes after the block's end, or a block that ends early: the header lied. */
+                if (r == 1 && used != c->size)
+                        r = -EBADMSG;
+                job_done_with_chunk(x, j, c);
+                if (r < 0)
+                        return r;
+                ended = r == 1;
+        }
+        if (worker_failure(x) != 0)
+                return 0; /* another thread failed; its error is the one to report */
+        if (!ended)
+                return -EBADMSG;
+        return sparse_file_flush(w->out);
+}
+
+static void job_clear(XzDecoder *x, Job *j) {
+        while (j->first) {
+                Chunk *c = j->first;
+                j->first = c->next;
+                chunk_release(x, c);
+        }
+        j->last = NULL;
+        lzma_filters_free(j->filters, NULL);
+}
+
+static void *worker_main(void *userdata) {
+        Worker *w = userdata;
+        XzDecoder *x = w->x;
+
+        pthread_mutex_lock(&x->lock);
+        for (;;) {
+                int r;
+
+                while (!w->busy && !x->stopping)
+                        pthread_cond_wait(&x->wake_workers, &x->lock);
+                if (!w->busy)
+                        break;
+                pthread_mutex_unlock(&x->lock);
+                r = decode_job(w);
+                pthread_mutex_lock(&x->lock);
+                if (r < 0 && x->error == 0)
+                        x->error = r;
+                job_clear(x, &w->job);
+                w->busy = false;
+                pthread_cond_broadcast(&x->wake_reader);
+                pthread_cond_broadcast(&x->wake_workers);
+        }
+        pthread_mutex_unlock(&x->lock);
+        return NULL;
+}
+
+/* ---- the reading side ---- */
+
+static Worker *wait_idle_worker(XzDecoder *x) {
+        Worker *idle = NULL;
+
+        pthread_mutex_lock(&x->lock);
+        while (x->error == 0) {
+                for (unsigned i = 0; i < x->n_workers && !idle; i++)
+                        if (!x->workers[i].busy)
+                                idle = &x->workers[i];
+                if (idle)
+                        break;
+                pthread_cond_wait(&x->wake_reader, &x->lock);
+        }
+        pthread_mutex_unlock(&x->lock);
+        return idle;
+}
+
+/* A chunk from the budget, waiting for workers to give one back. NULL if one failed or no memory. */
+static Chunk *chunk_get(XzDecoder *x) {
+        Chunk *c = NULL;
+
+        pthread_mutex_lock(&x->lock);
+        while (x->error == 0) {
+                if (x->free_chunks) {
+                        c = x->free_chunks;
+                        x->free_chunks = c->next;
+                        break;
+                }
+                if (x->n_chunks < CHUNK_BUDGET) {
+                        c = malloc(sizeof *c);
+                        if (c)
+                                x->n_chunks++;
+                        else
+                                x->error = -ENOMEM;
+                        break;
+                }
+                pthread_cond_wait(&x->wake_reader, &x->lock);
+        }
+        pthread_mutex_unlock(&x->lock);
+        return c;
+}
+
+/* Queues the next size bytes of input for the job, chunk by chunk. */
+static int queue_input(XzDecoder *x, Job *j, uint64_t size) {
+        while (size > 0) {
+                Chunk *c = chunk_get(x);
+                int r;
+
+                if (!c)
+                        return worker_failure(x);
+                c->next = NULL;
+                c->size = (size_t) MIN(size, (uint64_t) CHUNK_SIZE);
+                r = input_read(&x->in, c->data, c->size);
+                pthread_mutex_lock(&x->lock);
+                if (r < 0)
+                        chunk_release(x, c);
+                else {
+                        if (j->last)
+                                j->last->next = c;
+                        else
+                                j->first = c;
+                        j->last = c;
+                        size -= c->size;
+                }
+                pthread_cond_broadcast(&x->wake_workers);
+                pthread_mutex_unlock(&x->lock);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int dispatch_block(XzDecoder *x, const lzma_block *block) {
+        Worker *w = wait_idle_worker(x);
+        Job *j;
+        int r;
+
+        if (!w)
+                return worker_failure(x);
+        j = &w->job;
+        pthread_mutex_lock(&x->lock);
+        *j = (Job) { .block = *block, .offset = x->offset };
+        memcpy(j->filters, block->filters, sizeof j->filters);
+        j->block.filters = j->filters;
+        w->busy = true;
+        pthread_cond_broadcast(&x->wake_workers);
+        pthread_mutex_unlock(&x->lock);
+
+        /* The worker owns the filter options now. */
+        block->filters[0] = (lzma_filter) { .id = LZMA_VLI_UNKNOWN };
+        r = queue_input(x, j, lzma_block_total_size(block) - block->header_size);
+
+        pthread_mutex_lock(&x->lock);
+        j->complete = true;
+        pthread_cond_broadcast(&x->wake_workers);
+        pthread_mutex_unlock(&x->lock);
+        return r;
+}
+
+/* A block whose size is known only at its end: decoded here, in order. */
+static int decode_block_here(XzDecoder *x, lzma_block *block) {
+        int r;
+
+        r = start_block_decoder(&x->serial, block);
+        if (r < 0)
+                return r;
+        r = sparse_file_seek(x->out, x->offset);
+        if (r < 0)
+                return r;
+        for (;;) {
+                long n = input_fill(&x->in);
+                size_t used;
+
+                if (n <= 0)
+                        return n < 0 ? (int) n : -EPIPE;
+                r = feed(&x->serial, x->out, x->in.buf + x->in.pos, (size_t) n, &used);
+                x->in.pos += used;
+                if (r < 0)
+                        return r;
+                if (r == 1)
+                        break;
+        }
+        /* The decoder filled in the sizes. */
+        return sparse_file_flush(x->out);
+}
+
+static int read_block(XzDecoder *x, uint8_t first_byte) {
+        lzma_filter filters[LZMA_FILTERS_MAX + 1] = {};
+        uint8_t header[LZMA_BLOCK_HEADER_SIZE_MAX];
+        lzma_block block = {
+                .version = 1,
+                .check = x->flags.check,
+                .filters = filters,
+                .header_size = lzma_block_header_size_decode(first_byte),
+        };
+        bool sized;
+        lzma_ret l;
+        int r;
+
+        header[0] = first_byte;
+        r = input_read(&x->in, header + 1, block.header_size - 1);
+        if (r < 0)
+                return r;
+        l = lzma_block_header_decode(&block, NULL, header);
+        if (l != LZMA_OK)
+                return -EBADMSG;
+        if (lzma_raw_decoder_memusage(filters) > XZ_BLOCK_MEMLIMIT) {
+                lzma_filters_free(filters, NULL);
+                return -E2BIG;
+        }
+
+        sized = block.compressed_size != LZMA_VLI_UNKNOWN && block.uncompressed_size != LZMA_VLI_UNKNOWN &&
+                lzma_block_total_size(&block) != 0 && x->n_workers > 0;
+        if (sized)
+                r = dispatch_block(x, &block);
+        else
+                r = decode_block_here(x, &block);
+        lzma_filters_free(filters, NULL);
+        if (r < 0)
+                return r;
+
+        if (block.uncompressed_size > (uint64_t) INT64_MAX - x->offset)
+                return -EBADMSG;
+        x->offset += block.uncompressed_size;
+        /* The index at the stream's end must list exactly these blocks. */
+        l = lzma_index_hash_append(x->index, lzma_block_unpadded_size(&block), block.uncompressed_size);
+        return l == LZMA_OK ? 0 : -EBADMSG;
+}
+
+static int read_index(XzDecoder *x) {
+        for (;;) {
+                long n = input_fill(&x->in);
+                lzma_ret l;
+
+                if (n <= 0)
+                        return n < 0 ? (int) n : -EPIPE;
+                l = lzma_index_hash_decode(x->index, x->in.buf, &x->in.pos, x->in.end);
+                if (l == LZMA_STREAM_END)
+                        return 0;
+                if (l != LZMA_OK)
+                        return -EBADMSG;
+        }
+}
+
+static int read_footer(XzDecoder *x) {
+        uint8_t raw[LZMA_STREAM_HEADER_SIZE];
+        lzma_stream_flags footer;
+        int r;
+
+        r = input_read(&x->in, raw, sizeof raw);
+        if (r < 0)
+                return r;
+        if (lzma_stream_footer_decode(&footer, raw) != LZMA_OK ||
+            lzma_stream_flags_compare(&x->flags, &footer) != LZMA_OK ||
+            footer.backward_size != lzma_index_hash_size(x->index))
+                return -EBADMSG;
+        return 0;
+}
+
+/* One stream from its header (the first 'have' bytes of which are in raw) to its footer. */
+static int read_stream(XzDecoder *x, uint8_t raw[static LZMA_STREAM_HEADER_SIZE], size_t have) {
+        int r;
+
+        r = input_read(&x->in, raw + have, LZMA_STREAM_HEADER_SIZE - have);
+        if (r < 0)
+                return r;
+        if (lzma_stream_header_decode(&x->flags, raw) != LZMA_OK)
+                return -EBADMSG;
+        lzma_index_hash_end(x->index, NULL);
+        x->index = lzma_index_hash_init(NULL, NULL);
+        if (!x->index)
+                return -ENOMEM;
+
+        for (;;) {
+                uint8_t b;
+
+                r = input_read(&x->in, &b, 1);
+                if (r < 0)
+                        return r;
+                if (b == 0)
+                        break; /* the index indicator */
+                r = read_block(x, b);
+                if (r < 0)
+                        return r;
+        }
+        x->in.pos--; /* the index decoder wants its indicator byte too */
+        r = read_index(x);
+        if (r < 0)
+                return r;
+        return read_footer(x);
+}
+
+/* After a stream: padding (zeros, in fours), then the end or another stream. */
+static int read_streams(XzDecoder *x) {
+        uint8_t raw[LZMA_STREAM_HEADER_SIZE];
+        int r;
+
+        r = read_stream(x, raw, 0);
+        while (r >= 0) {
+                long n = input_fill(&x->in);
+
+                if (n <= 0)
+                        return (int) n;
+                r = input_read(&x->in, raw, 4);
+                if (r < 0)
+                        return r == -EPIPE ? -EBADMSG : r; /* padding must come in fours */
+                if (memcmp(raw, "\0\0\0\0", 4) != 0)
+                        r = read_stream(x, raw, 4);
+        }
+        return r;
+}
+
+/* ---- setting up and tearing down ---- */
+
+static int start_workers(XzDecoder *x, unsigned n) {
+        x->workers = calloc(n, sizeof *x->workers);
+        if (!x->workers)
+                return -ENOMEM;
+        x->n_workers = n;
+        for (unsigned i = 0; i < n; i++) {
+                Worker *w = &x->workers[i];
+                int r;
+
+                w->x = x;
+                w->strm = (lzma_stream) LZMA_STREAM_INIT;
+                r = sparse_file_new(x->fd, OUTPUT_BUFFER, &w->out);
+                if (r < 0)
+                        return r;
+                if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
+                        return -EAGAIN;
+                x->n_started++;
+        }
+        return 0;
+}
+
+/* Waits for the workers to finish their blocks (all of them, or stop at once after a failure). */
+static void stop_workers(XzDecoder *x, int failure) {
+        pthread_mutex_lock(&x->lock);
+        if (failure < 0 && x->error == 0)
+                x->error = failure;
+        x->stopping = true;
+        pthread_cond_broadcast(&x->wake_workers);
+        pthread_mutex_unlock(&x->lock);
+        for (unsigned i = 0; i < x->n_started; i++)
+                pthread_join(x->workers[i].thread, NULL);
+        for (unsigned i = 0; i < x->n_workers; i++) {
+                lzma_end(&x->workers[i].strm);
+                sparse_file_free(x->workers[i].out);
+        }
+        free(x->workers);
+        while (x->free_chunks) {
+                Chunk *c = x->free_chunks;
+                x->free_chunks = c->next;
+                free(c);
+        }
+}
+
+int xz_decode_to_file(int fd, const XzDecodeOptions *o, uint64_t *ret_size) {
+        XzDecoder *x = calloc(1, sizeof *x);
+        int r;
+
+        if (!x)
+                return -ENOMEM;
+        x->fd = fd;
+        x->in = (Input) { .prefix = o->prefix, .prefix_left = o->prefix_size, .read = o->read,
+                          .userdata = o->userdata };
+        x->serial = (lzma_stream) LZMA_STREAM_INIT;
+        pthread_mutex_init(&x->lock, NULL);
+        pthread_cond_init(&x->wake_workers, NULL);
+        pthread_cond_init(&x->wake_reader, NULL);
+
+        r = sparse_file_new(fd, OUTPUT_BUFFER, &x->out);
+        if (r >= 0 && o->threads > 1)
+                r = start_workers(x, o->threads);
+        if (r >= 0)
+                r = read_streams(x);
+        stop_workers(x, r);
+        if (r >= 0)
+                r = x->error;
+        if (r >= 0)
+                r = sparse_file_seek(x->out, x->offset);
+        if (r >= 0)
+                r = sparse_file_finish(x->out);
+        if (r >= 0)
+                *ret_size = x->offset;
+
+        sparse_file_free(x->out);
+        lzma_end(&x->serial);
+        lzma_index_hash_end(x->index, NULL);
+        pthread_cond_destroy(&x->wake_workers);
+        pthread_cond_destroy(&x->wake_reader);
+        pthread_mutex_destroy(&x->lock);
+        free(x);
+        return r;
+}
