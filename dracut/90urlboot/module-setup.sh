@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # dracut module "urlboot": boot a root file system downloaded over HTTP in the initrd.
 #
-# Installs urlboot's generators, urlboot-pull (with its libraries and the CA bundle), urlboot-loop,
-# the udev probe and rules, the units, and network set-up (DHCP on every Ethernet link; the download
-# units wait for network-online.target, so nothing waits for the network without a pull expression).
+# Installs urlboot's generators, urlboot-pull (with its libraries, those it dlopen()s included, and
+# the CA bundle), urlboot-loop, the udev probe and rules, the units, and network set-up (DHCP on
+# every Ethernet link; the download units wait for network-online.target, so nothing waits for the
+# network without a pull expression).
 #
 # Files are taken from the installed system, or from a staging tree in $URLBOOT_DRACUT_STAGE
 # (what "meson install --destdir" wrote), so a build can be tested without installing it.
@@ -42,6 +43,26 @@ _urlboot_inst_file() {
     inst_simple "$(_urlboot_src "$dst")" "$dst"
 }
 
+# Libraries found by soname in the library directories, with their own dependencies (which
+# dracut-install does not follow for a library that is not executable).
+_urlboot_inst_dlopened() {
+    local soname dir path dep
+    for soname in "$@"; do
+        path=
+        for dir in $libdirs; do
+            [[ -e $dracutsysrootdir$dir/$soname ]] && path=$dir/$soname && break
+        done
+        if [[ -z $path ]]; then
+            dwarn "urlboot: $soname not found; urlboot-pull will not be able to use it"
+            continue
+        fi
+        inst_library "$path"
+        for dep in $(ldd "$dracutsysrootdir$path" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }'); do
+            inst_library "$dep"
+        done
+    done
+}
+
 install() {
     _urlboot_inst /usr/bin/urlboot-pull
     _urlboot_inst /usr/bin/urlboot-loop
@@ -54,6 +75,10 @@ install() {
     _urlboot_inst_file /usr/lib/systemd/system/urlboot-loop@.service
     mkdir -p "$initdir$systemdsystemunitdir/sysinit.target.wants"
     ln_r /usr/lib/systemd/system/urlboot-imports.target "$systemdsystemunitdir/sysinit.target.wants/urlboot-imports.target"
+
+    # urlboot-pull loads these with dlopen() when it needs them (tarballs; sd_notify under
+    # systemd), so the ELF dependency walk cannot find them.
+    _urlboot_inst_dlopened libarchive.so.13 libsystemd.so.0
 
     # The units run these; a plain systemd initrd lacks some of them.
     inst_multiple -o modprobe mount umount sfdisk blkid gpgv

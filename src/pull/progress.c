@@ -10,7 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dlopen-util.h"
 #include "log.h"
+#include "macro.h"
 #include "progress.h"
 #include "string-util.h"
 
@@ -42,6 +44,16 @@ static uint64_t now_usec(void) {
         return (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000;
 }
 
+/* libsystemd is loaded only under systemd: outside it, the notification code is never needed. */
+static DLSYM_DEFINE(sd_notifyf);
+
+static bool notify_load(void) {
+        static DlOnce once;
+        static const DlSymbol symbols[] = { DLSYM_ENTRY(sd_notifyf) };
+
+        return dlopen_symbols(&once, "libsystemd.so.0", symbols, ELEMENTSOF(symbols), NULL) >= 0;
+}
+
 Progress *progress_new(ProgressMode mode, const char *name) {
         Progress *p = calloc(1, sizeof *p);
 
@@ -56,7 +68,7 @@ Progress *progress_new(ProgressMode mode, const char *name) {
                 else
                         mode = PROGRESS_NONE;
         }
-        if (mode == PROGRESS_NONE)
+        if (mode == PROGRESS_NONE || (p->notify && !notify_load()))
                 p->notify = false;
         p->mode = mode;
         p->name = strdup(name ?: "");
@@ -111,7 +123,7 @@ void progress_update(Progress *p, uint64_t received, int64_t total) {
 
         if (p->notify && now - p->last_notify >= NOTIFY_INTERVAL_USEC) {
                 describe(p, received, total, now, text, sizeof text);
-                (void) sd_notifyf(false, "STATUS=Downloading %s: %s", p->name, text);
+                (void) sym_sd_notifyf(false, "STATUS=Downloading %s: %s", p->name, text);
                 p->last_notify = now;
         }
 

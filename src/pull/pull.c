@@ -15,6 +15,7 @@
 #include "image-name.h"
 #include "import-types.h"
 #include "initrd.h"
+#include "libarchive-dl.h"
 #include "json-writer.h"
 #include "log.h"
 #include "mkdir.h"
@@ -276,6 +277,16 @@ int main(int argc, char *argv[]) {
 
         (void) sigaction(SIGINT, &sa, NULL);
         (void) sigaction(SIGTERM, &sa, NULL);
+
+        /* Before any byte is fetched: a tarball is useless if it cannot be unpacked. */
+        if (a.o.type == IMAGE_TAR) {
+                const char *missing;
+
+                if (libarchive_load(&missing) < 0) {
+                        log_error("Cannot unpack tarballs without libarchive (%s); install libarchive13.", missing);
+                        return EXIT_FAILURE;
+                }
+        }
 
         if (http_global_init() < 0) {
                 log_error("Failed to initialize libcurl.");
