@@ -234,7 +234,7 @@ int http_fetch(const HttpRequest *request, HttpResponse *response, char *error, 
         curl_easy_setopt(f.curl, CURLOPT_XFERINFOFUNCTION, on_progress);
         curl_easy_setopt(f.curl, CURLOPT_XFERINFODATA, &f);
         curl_easy_setopt(f.curl, CURLOPT_NOPROGRESS, 0L);
-        curl_easy_setopt(f.curl, CURLOPT_BUFFERSIZE, 256L * 1024L);
+        curl_easy_setopt(f.curl, CURLOPT_BUFFERSIZE, 64L * 1024L);
         if (request->ca_file)
                 curl_easy_setopt(f.curl, CURLOPT_CAINFO, request->ca_file);
 

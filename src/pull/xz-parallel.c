@@ -18,18 +18,21 @@
 #define INPUT_BUFFER (64 * 1024)
 #define CHUNK_SIZE (256 * 1024)
 /* Output gathered before each write; a worker decodes into it directly. */
-#define OUTPUT_BUFFER (256 * 1024)
+#define OUTPUT_BUFFER (128 * 1024)
 /* Compressed bytes waiting for workers, in all. While one worker decodes, the reader must get
  * past the rest of its block to feed the next worker, so more lets more blocks overlap; less only
- * costs parallelism, never correctness. 4 MiB keeps two workers busy on `xz -T2 -6` blocks
- * (24 MiB, packed to 2-8 MiB for an OS image): tools/bench/pull-bench. */
-#define CHUNK_BUDGET_BYTES (4 * 1024 * 1024)
+ * costs parallelism, never correctness. `xz -T2 -6` makes 24 MiB blocks, packed to 2-7 MiB for an
+ * OS image: 3 MiB keeps two workers as busy as xz -T2 keeps its own (4 MiB gains 3 %, 2 MiB loses
+ * 15 %; tools/bench/pull-bench, docs/performance.md). */
+#define CHUNK_BUDGET_BYTES (3 * 1024 * 1024)
 #define CHUNK_BUDGET (CHUNK_BUDGET_BYTES / CHUNK_SIZE)
+/* A chunk with its header and malloc's fills CHUNK_SIZE exactly: whole pages, none wasted. */
+#define CHUNK_DATA (CHUNK_SIZE - 2 * sizeof(void *) - 2 * sizeof(size_t))
 
 typedef struct Chunk {
         struct Chunk *next;
         size_t size;
-        unsigned char data[CHUNK_SIZE];
+        unsigned char data[CHUNK_DATA];
 } Chunk;
 
 /* One block handed to a worker. */
@@ -328,7 +331,7 @@ static int queue_input(XzDecoder *x, Job *j, uint64_t size) {
                 if (!c)
                         return worker_failure(x);
                 c->next = NULL;
-                c->size = (size_t) MIN(size, (uint64_t) CHUNK_SIZE);
+                c->size = (size_t) MIN(size, (uint64_t) CHUNK_DATA);
                 r = input_read(&x->in, c->data, c->size);
                 pthread_mutex_lock(&x->lock);
                 if (r < 0)
