@@ -5,6 +5,7 @@
  */
 #include <bzlib.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,13 +16,10 @@
 #include "decompress.h"
 #include "macro.h"
 
-#define OUT_CHUNK (256 * 1024)
-
 struct Decompressor {
         Compression type;
         bool ended;             /* the current stream/member reached its end marker */
         bool started;           /* input of the current member was seen */
-        unsigned char *out;
         union {
                 ZSTD_DStream *zstd;
                 z_stream gz;
@@ -76,14 +74,8 @@ int decompressor_new(Compression c, Decompressor **ret) {
         if (!d)
                 return -ENOMEM;
         d->type = c;
-        d->out = malloc(OUT_CHUNK);
-        if (!d->out) {
-                free(d);
-                return -ENOMEM;
-        }
         r = init_stream(d);
         if (r < 0) {
-                free(d->out);
                 free(d);
                 return r;
         }
@@ -107,146 +99,150 @@ void decompressor_free(Decompressor *d) {
         default:
                 break;
         }
-        free(d->out);
         free(d);
 }
 
-static int push_zstd(Decompressor *d, const void *data, size_t size, decompress_sink_t sink, void *userdata) {
-        ZSTD_inBuffer in = { data, size, 0 };
+/* Room in out for the decoder to write into, at most limit bytes (the library's counter type). */
+static int output_room(SparseFile *out, size_t limit, void **ret, size_t *ret_size) {
+        int r = sparse_file_space(out, ret, ret_size);
 
-        while (in.pos < in.size) {
-                ZSTD_outBuffer out = { d->out, OUT_CHUNK, 0 };
-                size_t z = ZSTD_decompressStream(d->zstd, &out, &in);
-                int r;
-
-                if (ZSTD_isError(z))
-                        return -EBADMSG;
-                if (out.pos > 0) {
-                        r = sink(d->out, out.pos, userdata);
-                        if (r < 0)
-                                return r;
-                }
-                /* 0 means a frame is complete; the next bytes may start another one. */
-                d->ended = z == 0;
-        }
-        /* Drain output the decoder still holds for the input it has. */
-        for (;;) {
-                ZSTD_outBuffer out = { d->out, OUT_CHUNK, 0 };
-                size_t z = ZSTD_decompressStream(d->zstd, &out, &in);
-                int r;
-
-                if (ZSTD_isError(z))
-                        return -EBADMSG;
-                if (out.pos == 0)
-                        break;
-                r = sink(d->out, out.pos, userdata);
-                if (r < 0)
-                        return r;
-                d->ended = z == 0;
-        }
-        return 0;
+        if (r >= 0)
+                *ret_size = MIN(*ret_size, limit);
+        return r;
 }
 
-static int push_gzip(Decompressor *d, const void *data, size_t size, decompress_sink_t sink, void *userdata) {
+static int push_zstd(Decompressor *d, const void *data, size_t size, SparseFile *out) {
+        ZSTD_inBuffer in = { data, size, 0 };
+
+        for (;;) {
+                ZSTD_outBuffer o;
+                size_t z, in_before = in.pos;
+                int r = output_room(out, SIZE_MAX, &o.dst, &o.size);
+
+                if (r < 0)
+                        return r;
+                o.pos = 0;
+                z = ZSTD_decompressStream(d->zstd, &o, &in);
+                if (ZSTD_isError(z))
+                        return -EBADMSG;
+                sparse_file_commit(out, o.pos);
+                /* 0 means a frame is complete; the next bytes may start another one. A call that
+                 * neither read nor wrote says nothing new (after a frame it hints at the next). */
+                if (o.pos > 0 || in.pos > in_before)
+                        d->ended = z == 0;
+                /* Room left over with all input read: the decoder holds nothing more for now. */
+                if (in.pos == in.size && o.pos < o.size)
+                        return 0;
+        }
+}
+
+static int push_gzip(Decompressor *d, const void *data, size_t size, SparseFile *out) {
         d->gz.next_in = (Bytef *) data;
         d->gz.avail_in = (uInt) size;
-        while (d->gz.avail_in > 0) {
+        for (;;) {
+                void *room;
+                size_t room_size;
                 int z, r;
 
-                d->gz.next_out = d->out;
-                d->gz.avail_out = OUT_CHUNK;
+                r = output_room(out, UINT_MAX, &room, &room_size);
+                if (r < 0)
+                        return r;
+                d->gz.next_out = room;
+                d->gz.avail_out = (uInt) room_size;
                 z = inflate(&d->gz, Z_NO_FLUSH);
-                if (OUT_CHUNK - d->gz.avail_out > 0) {
-                        r = sink(d->out, OUT_CHUNK - d->gz.avail_out, userdata);
-                        if (r < 0)
-                                return r;
-                }
+                sparse_file_commit(out, room_size - d->gz.avail_out);
                 if (z == Z_STREAM_END) {
                         d->ended = true;
-                        /* Another member may follow (as "cat a.gz b.gz" makes). */
-                        if (d->gz.avail_in > 0 && inflateReset(&d->gz) != Z_OK)
+                        if (d->gz.avail_in == 0)
+                                return 0;
+                        /* Another member follows (as "cat a.gz b.gz" makes). */
+                        if (inflateReset(&d->gz) != Z_OK)
                                 return -EBADMSG;
-                        if (d->gz.avail_in > 0)
-                                d->ended = false;
+                        d->ended = false;
                         continue;
                 }
+                /* No progress possible: all input used and all output given. */
                 if (z == Z_BUF_ERROR && d->gz.avail_in == 0)
-                        break;
+                        return 0;
                 if (z != Z_OK)
                         return z == Z_MEM_ERROR ? -ENOMEM : -EBADMSG;
                 d->ended = false;
+                if (d->gz.avail_in == 0 && d->gz.avail_out > 0)
+                        return 0;
         }
+}
+
+/* A new stream (concatenated ones are allowed): start over on the rest of the input. */
+static int restart_bzip2(Decompressor *d) {
+        char *rest = d->bz.next_in;
+        unsigned left = d->bz.avail_in;
+
+        BZ2_bzDecompressEnd(&d->bz);
+        d->bz = (bz_stream) {};
+        if (BZ2_bzDecompressInit(&d->bz, 0, 0) != BZ_OK)
+                return -ENOMEM;
+        d->bz.next_in = rest;
+        d->bz.avail_in = left;
+        d->ended = false;
         return 0;
 }
 
-static int push_bzip2(Decompressor *d, const void *data, size_t size, decompress_sink_t sink, void *userdata) {
+static int push_bzip2(Decompressor *d, const void *data, size_t size, SparseFile *out) {
         d->bz.next_in = (char *) data;
         d->bz.avail_in = (unsigned) size;
-        while (d->bz.avail_in > 0) {
+        for (;;) {
+                void *room;
+                size_t room_size;
                 int z, r;
 
-                d->bz.next_out = (char *) d->out;
-                d->bz.avail_out = OUT_CHUNK;
+                r = output_room(out, UINT_MAX, &room, &room_size);
+                if (r < 0)
+                        return r;
+                d->bz.next_out = room;
+                d->bz.avail_out = (unsigned) room_size;
                 z = BZ2_bzDecompress(&d->bz);
-                if (OUT_CHUNK - d->bz.avail_out > 0) {
-                        r = sink(d->out, OUT_CHUNK - d->bz.avail_out, userdata);
-                        if (r < 0)
-                                return r;
-                }
+                sparse_file_commit(out, room_size - d->bz.avail_out);
                 if (z == BZ_STREAM_END) {
                         d->ended = true;
-                        if (d->bz.avail_in > 0) {
-                                /* A concatenated stream: start over on the rest. */
-                                char *rest = d->bz.next_in;
-                                unsigned left = d->bz.avail_in;
-                                BZ2_bzDecompressEnd(&d->bz);
-                                d->bz = (bz_stream) {};
-                                if (BZ2_bzDecompressInit(&d->bz, 0, 0) != BZ_OK)
-                                        return -ENOMEM;
-                                d->bz.next_in = rest;
-                                d->bz.avail_in = left;
-                                d->ended = false;
-                        }
+                        if (d->bz.avail_in == 0)
+                                return 0;
+                        r = restart_bzip2(d);
+                        if (r < 0)
+                                return r;
                         continue;
                 }
                 if (z != BZ_OK)
                         return z == BZ_MEM_ERROR ? -ENOMEM : -EBADMSG;
                 d->ended = false;
+                if (d->bz.avail_in == 0 && d->bz.avail_out > 0)
+                        return 0;
         }
-        return 0;
 }
 
-int decompressor_push(Decompressor *d, const void *data, size_t size, decompress_sink_t sink, void *userdata) {
+int decompressor_push(Decompressor *d, const void *data, size_t size, SparseFile *out) {
         if (size == 0)
                 return 0;
         d->started = true;
         switch (d->type) {
         case COMPRESSION_ZSTD:
-                return push_zstd(d, data, size, sink, userdata);
+                return push_zstd(d, data, size, out);
         case COMPRESSION_GZIP:
                 if (d->ended && inflateReset(&d->gz) != Z_OK)
                         return -EBADMSG;
                 d->ended = false;
-                return push_gzip(d, data, size, sink, userdata);
+                return push_gzip(d, data, size, out);
         case COMPRESSION_BZIP2:
                 if (d->ended) {
-                        BZ2_bzDecompressEnd(&d->bz);
-                        d->bz = (bz_stream) {};
-                        if (BZ2_bzDecompressInit(&d->bz, 0, 0) != BZ_OK)
-                                return -ENOMEM;
-                        d->ended = false;
+                        int r = restart_bzip2(d);
+                        if (r < 0)
+                                return r;
                 }
-                return push_bzip2(d, data, size, sink, userdata);
+                return push_bzip2(d, data, size, out);
         default:
-                return sink(data, size, userdata);
+                return sparse_file_write(out, data, size);
         }
 }
 
-int decompressor_finish(Decompressor *d, decompress_sink_t sink, void *userdata) {
-        switch (d->type) {
-        case COMPRESSION_NONE:
-                return 0;
-        default:
-                return d->ended ? 0 : -EPIPE;
-        }
+int decompressor_finish(Decompressor *d) {
+        return d->type == COMPRESSION_NONE || d->ended ? 0 : -EPIPE;
 }

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * @file
- * Streaming decompression of xz, zstd, gzip and bzip2, detected by magic bytes.
+ * Streaming decompression of zstd, gzip and bzip2, detected by magic bytes (xz: xz-parallel.c).
  *
- * Input arrives in arbitrary pieces; output goes to a sink callback as it is produced. A stream
+ * Input arrives in arbitrary pieces; output is decoded straight into a SparseFile's buffer (no
+ * copy between decoder and file: a 1 GiB image would cost 1 GiB of memcpy). A stream
  * that ends before its format says it is complete is an error, so a truncated download of a
  * compressed image never passes as a shorter image. Concatenated streams/members are accepted.
  */
 #pragma once
 
 #include <stddef.h>
+
+#include "sparse-file.h"
 
 typedef enum Compression {
         COMPRESSION_NONE,
@@ -26,16 +29,14 @@ typedef enum Compression {
 Compression compression_detect(const void *head, size_t size);
 const char *compression_to_string(Compression c);
 
-typedef int (*decompress_sink_t)(const void *data, size_t size, void *userdata);
-
 typedef struct Decompressor Decompressor;
 
 /** A decoder for zstd, gzip, bzip2 or none (a copy). xz goes to xz_decode_to_file(): -EOPNOTSUPP. */
 int decompressor_new(Compression c, Decompressor **ret);
 void decompressor_free(Decompressor *d);
 
-/** Feed input; output goes to sink. @ret 0, -EBADMSG for corrupt data, or the sink's error. */
-int decompressor_push(Decompressor *d, const void *data, size_t size, decompress_sink_t sink, void *userdata);
+/** Feed input; output is appended to out. @ret 0, -EBADMSG for corrupt data, or out's error. */
+int decompressor_push(Decompressor *d, const void *data, size_t size, SparseFile *out);
 
-/** Input ended: flush. @ret 0, or -EPIPE if the compressed stream is incomplete. */
-int decompressor_finish(Decompressor *d, decompress_sink_t sink, void *userdata);
+/** Input ended. @ret 0, or -EPIPE if the compressed stream is incomplete. */
+int decompressor_finish(Decompressor *d);

@@ -91,10 +91,6 @@ static long read_ring(void *userdata, void *buf, size_t size) {
         return n;
 }
 
-static int sink_sparse(const void *data, size_t size, void *userdata) {
-        return sparse_file_write(userdata, data, size);
-}
-
 /* zstd, gzip, bzip2 or none: one decoder, output appended in order. */
 static int unpack_stream(Attempt *a, unsigned char *buf, size_t head) {
         Decompressor *d = NULL;
@@ -106,17 +102,17 @@ static int unpack_stream(Attempt *a, unsigned char *buf, size_t head) {
         if (r >= 0)
                 r = decompressor_new(a->compression, &d);
         if (r >= 0)
-                r = decompressor_push(d, buf, head, sink_sparse, sf);
+                r = decompressor_push(d, buf, head, sf);
         while (r >= 0) {
                 n = read_ring(a, buf, READ_CHUNK);
                 if (n <= 0) {
                         r = (int) n;
                         break;
                 }
-                r = decompressor_push(d, buf, (size_t) n, sink_sparse, sf);
+                r = decompressor_push(d, buf, (size_t) n, sf);
         }
         if (r >= 0)
-                r = decompressor_finish(d, sink_sparse, sf);
+                r = decompressor_finish(d);
         if (r >= 0)
                 r = sparse_file_finish(sf);
         if (r >= 0)
