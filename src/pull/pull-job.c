@@ -99,6 +99,9 @@ static int unpack_stream(Attempt *a, unsigned char *buf, size_t head) {
         int r;
 
         r = sparse_file_new(a->fd, SPARSE_BUFFER, &sf);
+        /* Decoding is the slowest step: the copies into the page cache go to a thread of their own. */
+        if (r >= 0)
+                r = sparse_file_start_writer(sf);
         if (r >= 0)
                 r = decompressor_new(a->compression, &d);
         if (r >= 0)

@@ -18,6 +18,13 @@ typedef struct SparseFile SparseFile;
 int sparse_file_new(int fd, size_t buffer_size, SparseFile **ret);
 void sparse_file_free(SparseFile *s);
 
+/**
+ * Write from a thread of its own from now on: appending continues into a second buffer while the
+ * first is written, so decoding and the kernel's copy into the page cache overlap. A failure of
+ * the writer is returned by the next call that flushes. @ret 0 or negative errno.
+ */
+int sparse_file_start_writer(SparseFile *s);
+
 /** Append bytes. @ret 0 or negative errno (-ENOSPC when the disk is full). */
 int sparse_file_write(SparseFile *s, const void *data, size_t size);
 
@@ -28,7 +35,7 @@ int sparse_file_write(SparseFile *s, const void *data, size_t size);
 int sparse_file_space(SparseFile *s, void **ret, size_t *ret_size);
 void sparse_file_commit(SparseFile *s, size_t size);
 
-/** Write what is buffered (zero blocks skipped). @ret 0 or negative errno. */
+/** Write what is buffered (zero blocks skipped) and wait until it is. @ret 0 or negative errno. */
 int sparse_file_flush(SparseFile *s);
 
 /**
