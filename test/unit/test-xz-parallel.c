@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Tests for the block-parallel xz decoder: streams made here with liblzma (multi-block with sizes
+ * in the block headers as `xz -T` writes them, single-block without), decoded with 0 to 3 workers
+ * and read in uneven pieces; then damaged: truncated, corrupted, lying block sizes, bad padding.
+ */
+#include <fcntl.h>
+#include <lzma.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests.h"
+#include "xz-parallel.h"
+
+#define IMAGE_SIZE (3 * 1024 * 1024 + 12345)
+
+typedef struct Buffer {
+        uint8_t *data;
+        size_t size;
+} Buffer;
+
+/* Text-like data with zero runs (which must become holes): compresses, but not to nothing. */
+static Buffer make_image(void) {
+        Buffer b = { malloc(IMAGE_SIZE), IMAGE_SIZE };
+        uint32_t x = 12345;
+
+        ASSERT_TRUE(b.data);
+        for (size_t i = 0; i < b.size; i++) {
+                x = x * 1103515245 + 12345;
+                b.data[i] = (i / 65536) % 3 == 1 ? 0 : (uint8_t) ('a' + (x >> 16) % 16);
+        }
+        return b;
+}
+
+/* block_size 0: one block, sizes not in its header (like single-threaded xz). */
+static Buffer compress(const Buffer *in, uint64_t block_size) {
+        lzma_stream s = LZMA_STREAM_INIT;
+        Buffer out = { malloc(lzma_stream_buffer_bound(in->size)), 0 };
+        lzma_ret ret;
+
+        ASSERT_TRUE(out.data);
+        if (block_size > 0) {
+                lzma_mt mt = {
+                        .threads = 2, .block_size = block_size, .preset = 1, .check = LZMA_CHECK_CRC64,
+                };
+                ret = lzma_stream_encoder_mt(&s, &mt);
+        } else
+                ret = lzma_easy_encoder(&s, 1, LZMA_CHECK_CRC32);
+        ASSERT_EQ(ret, LZMA_OK);
+        s.next_in = in->data;
+        s.avail_in = in->size;
+        s.next_out = out.data;
+        s.avail_out = lzma_stream_buffer_bound(in->size);
+        ret = lzma_code(&s, LZMA_FINISH);
+        ASSERT_EQ(ret, LZMA_STREAM_END);
+        out.size = s.total_out;
+        lzma_end(&s);
+        return out;
+}
+
+typedef struct Reader {
+        const Buffer *in;
+        size_t pos;
+        size_t fail_at;         /* return -EIO once pos reaches this (SIZE_MAX: never) */
+        unsigned step;
+} Reader;
+
+/* Uneven pieces, 1 byte to about 20 KiB, so framing straddles every read boundary. */
+static long read_pieces(void *userdata, void *buf, size_t size) {
+        Reader *r = userdata;
+        size_t n = 1 + (r->step++ * 7919) % 20000;
+
+        if (r->pos >= r->fail_at)
+                return -EIO;
+        if (n > size)
+                n = size;
+        if (n > r->in->size - r->pos)
+                n = r->in->size - r->pos;
+        if (r->fail_at != SIZE_MAX && n > r->fail_at - r->pos)
+                n = r->fail_at - r->pos;
+        memcpy(buf, r->in->data + r->pos, n);
+        r->pos += n;
+        return (long) n;
+}
+
+/* Decodes input into a new file; the result, and the file's contents in *ret_out. */
+static int decode(const Buffer *input, unsigned threads, size_t fail_at, Buffer *ret_out) {
+        Reader reader = { .in = input, .fail_at = fail_at };
+        char path[512];
+        uint64_t size = 0;
+        struct stat st;
+        int fd, r;
+
+        snprintf(path, sizeof path, "%s/out-%u", test_tmpdir(), threads);
+        fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        ASSERT_TRUE(fd >= 0);
+        /* The first 6 bytes come as the prefix, as urlboot-pull passes the magic it read. */
+        XzDecodeOptions o = {
+                .threads = threads, .prefix = input->data, .prefix_size = 6,
+                .read = read_pieces, .userdata = &reader,
+        };
+        reader.pos = 6;
+        r = xz_decode_to_file(fd, &o, &size);
+        if (r >= 0 && ret_out) {
+                ASSERT_OK(fstat(fd, &st));
+                ASSERT_EQ(st.st_size, size);
+                ret_out->size = size;
+                ret_out->data = malloc(size ?: 1);
+                ASSERT_EQ(pread(fd, ret_out->data, size, 0), (ssize_t) size);
+                /* The zero thirds are holes. */
+                ASSERT_TRUE((uint64_t) st.st_blocks * 512 < size * 3 / 4);
+        }
+        close(fd);
+        unlink(path);
+        return r;
+}
+
+static void expect_image(const Buffer *input, const Buffer *image) {
+        for (unsigned threads = 0; threads <= 3; threads++) {
+                Buffer out;
+
+                ASSERT_OK(decode(input, threads, SIZE_MAX, &out));
+                ASSERT_EQ(out.size, image->size);
+                ASSERT_TRUE(memcmp(out.data, image->data, image->size) == 0);
+                free(out.data);
+        }
+}
+
+static void expect_error(const Buffer *input, int error) {
+        for (unsigned threads = 0; threads <= 3; threads++) {
+                int r = decode(input, threads, SIZE_MAX, NULL);
+
+                if (r != error)
+                        test_fail(__FILE__, __LINE__, "threads=%u: %s, expected %s", threads,
+                                  r >= 0 ? "success" : strerror(-r), strerror(-error));
+        }
+}
+
+static Buffer concat(const Buffer *a, size_t padding, const Buffer *b) {
+        Buffer c = { calloc(1, a->size + padding + b->size), a->size + padding + b->size };
+
+        ASSERT_TRUE(c.data);
+        memcpy(c.data, a->data, a->size);
+        memcpy(c.data + a->size + padding, b->data, b->size);
+        return c;
+}
+
+TEST(multi_block_any_threads) {
+        Buffer image = make_image(), xz = compress(&image, 256 * 1024);
+
+        expect_image(&xz, &image);
+        free(xz.data);
+        free(image.data);
+}
+
+TEST(single_block_without_sizes) {
+        Buffer image = make_image(), xz = compress(&image, 0);
+
+        expect_image(&xz, &image);
+        free(xz.data);
+        free(image.data);
+}
+
+TEST(concatenated_streams_and_padding) {
+        Buffer image = make_image(), multi = compress(&image, 512 * 1024), single = compress(&image, 0);
+        Buffer twice = concat(&image, 0, &image);
+        Buffer padded = concat(&multi, 8, &single), unpadded = concat(&multi, 0, &single);
+        Buffer bad_padding = concat(&multi, 6, &single);
+
+        expect_image(&padded, &twice);
+        expect_image(&unpadded, &twice);
+        /* Stream padding must be a multiple of four bytes. */
+        expect_error(&bad_padding, -EBADMSG);
+        free(bad_padding.data);
+        free(unpadded.data);
+        free(padded.data);
+        free(twice.data);
+        free(single.data);
+        free(multi.data);
+        free(image.data);
+}
+
+TEST(truncated_anywhere) {
+        Buffer image = make_image(), xz = compress(&image, 256 * 1024);
+        size_t full = xz.size;
+        /* In a block, at a block boundary's neighbourhood, in the index, in the footer. */
+        size_t cuts[] = { 6, 12, 13, 100, full / 3, full / 2, full - 200, full - 40, full - 12, full - 1 };
+
+        for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+                xz.size = cuts[i];
+                for (unsigned threads = 0; threads <= 2; threads++) {
+                        int r = decode(&xz, threads, SIZE_MAX, NULL);
+
+                        if (r != -EPIPE && r != -EBADMSG)
+                                test_fail(__FILE__, __LINE__, "cut at %zu of %zu, threads=%u: %s", cuts[i],
+                                          full, threads, r >= 0 ? "success" : strerror(-r));
+                }
+        }
+        free(xz.data);
+        free(image.data);
+}
+
+TEST(corrupt_bytes) {
+        Buffer image = make_image(), xz = compress(&image, 256 * 1024);
+        /* A block's data (its check fails), the index, the footer's backward size. */
+        size_t spots[] = { 200, xz.size / 2, xz.size - 30, xz.size - 8 };
+
+        for (size_t i = 0; i < sizeof spots / sizeof spots[0]; i++) {
+                xz.data[spots[i]] ^= 0x40;
+                expect_error(&xz, -EBADMSG);
+                xz.data[spots[i]] ^= 0x40;
+        }
+        expect_image(&xz, &image);
+        free(xz.data);
+        free(image.data);
+}
+
+/* A block header that states a wrong uncompressed size, with a valid header CRC: a worker would
+ * write past its range, so it must be caught. */
+TEST(lying_block_size) {
+        Buffer image = make_image(), xz = compress(&image, 256 * 1024);
+        lzma_filter filters[LZMA_FILTERS_MAX + 1];
+        lzma_block block = { .version = 0, .check = LZMA_CHECK_CRC64, .filters = filters };
+        uint8_t *header = xz.data + 12;         /* the first block follows the stream header */
+
+        block.header_size = lzma_block_header_size_decode(header[0]);
+        ASSERT_EQ(lzma_block_header_decode(&block, NULL, header), LZMA_OK);
+        ASSERT_EQ(block.uncompressed_size, 256 * 1024);
+        block.uncompressed_size -= 1;           /* the same VLI length: the header keeps its size */
+        ASSERT_EQ(lzma_block_header_encode(&block, header), LZMA_OK);
+        for (size_t i = 0; filters[i].id != LZMA_VLI_UNKNOWN; i++)
+                free(filters[i].options);
+        expect_error(&xz, -EBADMSG);
+        free(xz.data);
+        free(image.data);
+}
+
+TEST(reader_failure_is_returned) {
+        Buffer image = make_image(), xz = compress(&image, 256 * 1024);
+
+        for (unsigned threads = 0; threads <= 2; threads++) {
+                ASSERT_EQ(decode(&xz, threads, xz.size / 2, NULL), -EIO);
+                ASSERT_EQ(decode(&xz, threads, 20, NULL), -EIO);
+        }
+        free(xz.data);
+        free(image.data);
+}
+
+TEST(not_xz) {
+        static uint8_t bytes[] = "\xfd" "7zXZ\0\0\1 this is not a stream header";
+        Buffer junk = { bytes, sizeof bytes };
+
+        expect_error(&junk, -EBADMSG);
+}
