@@ -16,6 +16,19 @@ seq 1 200000 > root/usr/lib/numbers.txt
 ln root/usr/lib/numbers.txt root/usr/lib/numbers-hardlink.txt
 echo secret > root/etc/shadow && chmod 0640 root/etc/shadow
 chmod 1777 root/var/empty
+# What only root can restore: another owner, a user xattr, a POSIX ACL, a file capability (raw
+# xattr values, so no acl/libcap tools are needed: version 2 ACL entries; VFS capability v2).
+chown 1234:5678 root/etc/shadow
+python3 - root <<'PY'
+import os, struct, sys
+r = sys.argv[1]
+os.setxattr(f'{r}/usr/lib/os-release', 'user.urlboot.origin', b'test fixture')
+acl = struct.pack('<I', 2) + b''.join(struct.pack('<HHI', tag, perm, ident) for tag, perm, ident in (
+    (0x01, 6, 0xffffffff), (0x02, 4, 4321), (0x04, 4, 0xffffffff), (0x10, 4, 0xffffffff), (0x20, 0, 0xffffffff)))
+os.setxattr(f'{r}/etc/shadow', 'system.posix_acl_access', acl)
+os.setxattr(f'{r}/usr/lib/random.bin', 'security.capability',
+            struct.pack('<IIIII', 0x02000001, 1 << 13, 0, 0, 0))   # cap_net_raw, effective
+PY
 
 "$tools/image/make-disk-image" --size=24 root srv/disk.raw
 zstd -q -f srv/disk.raw -o srv/disk.raw.zst
@@ -25,7 +38,7 @@ bzip2 -c srv/disk.raw > srv/disk.raw.bz2
 head -c 1000000 srv/disk.raw.zst > srv/truncated.raw.zst
 cp srv/disk.raw.zst srv/corrupt.raw.zst && printf 'garbage!' | dd of=srv/corrupt.raw.zst bs=1 seek=2000000 conv=notrunc 2>/dev/null
 
-tar -C root --numeric-owner -cf srv/root.tar .
+tar -C root --numeric-owner --xattrs --xattrs-include='*' --acls -cf srv/root.tar .
 xz -T2 -k -c srv/root.tar > srv/root.tar.xz
 zstd -q -f srv/root.tar -o srv/root.tar.zst
 gzip -c srv/root.tar > srv/root.tar.gz

@@ -24,20 +24,23 @@ def sha256(path):
 
 
 def tree_signature(root):
-    """Paths with type, mode, content digest or link target, and hard-link groups."""
+    """Paths with type, mode, owner, extended attributes (ACLs and capabilities among them), content
+    digest or link target, and hard-link groups."""
     sig, inodes = {}, {}
     for base, dirs, files in os.walk(root):
         for name in sorted(dirs + files):
             p = os.path.join(base, name)
             rel = os.path.relpath(p, root)
             st = os.lstat(p)
+            meta = (st.st_uid, st.st_gid, tuple(sorted(
+                (x, os.getxattr(p, x, follow_symlinks=False)) for x in os.listxattr(p, follow_symlinks=False))))
             if stat.S_ISLNK(st.st_mode):
-                sig[rel] = ('link', os.readlink(p))
+                sig[rel] = ('link', os.readlink(p), meta)
             elif stat.S_ISDIR(st.st_mode):
-                sig[rel] = ('dir', stat.S_IMODE(st.st_mode))
+                sig[rel] = ('dir', stat.S_IMODE(st.st_mode), meta)
             else:
                 inodes.setdefault(st.st_ino, []).append(rel)
-                sig[rel] = ('file', stat.S_IMODE(st.st_mode), sha256(p), st.st_nlink)
+                sig[rel] = ('file', stat.S_IMODE(st.st_mode), sha256(p), st.st_nlink, meta)
     return sig
 
 
