@@ -334,6 +334,9 @@ static int queue_input(XzDecoder *x, Job *j, uint64_t size) {
                 c->size = (size_t) MIN(size, (uint64_t) CHUNK_DATA);
                 r = input_read(&x->in, c->data, c->size);
                 pthread_mutex_lock(&x->lock);
+                /* A worker that failed meanwhile has dropped its job: nothing may be added to it. */
+                if (r >= 0 && x->error != 0)
+                        r = x->error;
                 if (r < 0)
                         chunk_release(x, c);
                 else {
@@ -566,6 +569,10 @@ static void stop_workers(XzDecoder *x, int failure) {
         for (unsigned i = 0; i < x->n_started; i++)
                 pthread_join(x->workers[i].thread, NULL);
         for (unsigned i = 0; i < x->n_workers; i++) {
+                for (Chunk *c = x->workers[i].job.first, *next; c; c = next) {
+                        next = c->next;
+                        free(c);
+                }
                 lzma_end(&x->workers[i].strm);
                 sparse_file_free(x->workers[i].out);
         }
