@@ -3,15 +3,7 @@
 # progress reporting: a bar on a terminal (a real pty from script(1)), nothing when stderr is a file,
 # STATUS= messages to a NOTIFY_SOCKET as under systemd. The servers listen on 127.0.0.1 in a private
 # network namespace (run through test/netns-run.sh). Prints TAP.
-set -u
-build=$(realpath "$1") src=$(realpath "$2")
-. "$src/test/tap.sh"
-tmp=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
-trap cleanup EXIT
-"$src/test/pull/make-fixtures.sh" "$src/tools" "$tmp/fx" >/dev/null 2>&1
-pull="$build/src/pull/urlboot-pull"
+. "$(dirname "$0")/setup.sh"
 want=$(sha256sum "$tmp/fx/srv/disk.raw" | cut -d' ' -f1)
 
 # A CA, a certificate it signed for 127.0.0.1, and an unrelated CA.
@@ -22,11 +14,6 @@ openssl req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 -keyout srv.key -out srv
 printf 'subjectAltName=IP:127.0.0.1\n' > san.ext
 openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -extfile san.ext -out srv.pem 2>/dev/null
 
-serve() { # PORTFILE [ARGS...]
-	local pf=$1; shift
-	python3 "$src/test/http/server.py" --root "$tmp/fx/srv" --port-file "$pf" "$@" > /dev/null 2>&1 & pids+=($!)
-	for i in $(seq 50); do [ -f "$pf" ] && break; sleep 0.1; done
-}
 serve "$tmp/tls-port" --tls-cert srv.pem --tls-key srv.key
 serve "$tmp/port"
 tls_port=$(cat "$tmp/tls-port") port=$(cat "$tmp/port")

@@ -2,17 +2,9 @@
 # urlboot-pull on a full file system: refused before the download when the compressed image does not
 # fit, a clean named failure when the disk fills up mid-way. Small tmpfs mounts in a private mount
 # namespace; the server in a private network namespace (run through test/netns-run.sh). Prints TAP.
-set -u
-build=$(realpath "$1") src=$(realpath "$2")
-. "$src/test/tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-"$src/test/pull/make-fixtures.sh" "$src/tools" "$tmp/fx" >/dev/null 2>&1
-python3 "$src/test/http/server.py" --root "$tmp/fx/srv" --port-file "$tmp/port" & server=$!
-trap 'kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
-for i in $(seq 50); do [ -f "$tmp/port" ] && break; sleep 0.1; done
+. "$(dirname "$0")/setup.sh"
+serve "$tmp/port"
 url="http://127.0.0.1:$(cat "$tmp/port")/disk.raw.zst"
-pull="$build/src/pull/urlboot-pull"
 echo "1..4"
 
 mkdir -p "$tmp/small" "$tmp/mid"

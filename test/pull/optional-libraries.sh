@@ -3,13 +3,7 @@
 # needs them. Checked: neither is linked; with each hidden (an empty file bind-mounted over it in a
 # private mount namespace) raw pulls still work, and a tar pull fails with one line naming the
 # package, leaving nothing behind. file:// URLs: no network needed. Prints TAP.
-set -u
-build=$(realpath "$1") src=$(realpath "$2")
-. "$src/test/tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-"$src/test/pull/make-fixtures.sh" "$src/tools" "$tmp/fx" >/dev/null 2>&1
-pull="$build/src/pull/urlboot-pull"
+. "$(dirname "$0")/setup.sh"
 srv="file://$tmp/fx/srv"
 echo "1..6"
 

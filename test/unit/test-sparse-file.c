@@ -49,6 +49,16 @@ static void check_file(int fd, const unsigned char *want, size_t size, size_t da
         free(got);
 }
 
+/* Finishes s, checks the file against the image and frees everything. */
+static void finish_and_check(SparseFile *s, int fd, unsigned char *image, size_t size, size_t data) {
+        ASSERT_EQ(sparse_file_size(s), size);
+        ASSERT_OK(sparse_file_finish(s));
+        sparse_file_free(s);
+        check_file(fd, image, size, data);
+        close(fd);
+        free(image);
+}
+
 static void write_in_pieces(bool writer, size_t buffer_size, size_t piece) {
         size_t size, data;
         unsigned char *image = make_image(&size, &data);
@@ -60,12 +70,7 @@ static void write_in_pieces(bool writer, size_t buffer_size, size_t piece) {
                 ASSERT_OK(sparse_file_start_writer(s));
         for (size_t i = 0; i < size; i += piece)
                 ASSERT_OK(sparse_file_write(s, image + i, i + piece <= size ? piece : size - i));
-        ASSERT_EQ(sparse_file_size(s), size);
-        ASSERT_OK(sparse_file_finish(s));
-        sparse_file_free(s);
-        check_file(fd, image, size, data);
-        close(fd);
-        free(image);
+        finish_and_check(s, fd, image, size, data);
 }
 
 TEST(holes_in_calling_thread) {
@@ -102,11 +107,7 @@ TEST(space_and_commit) {
                 sparse_file_commit(s, n);
                 done += n;
         }
-        ASSERT_OK(sparse_file_finish(s));
-        sparse_file_free(s);
-        check_file(fd, image, size, data);
-        close(fd);
-        free(image);
+        finish_and_check(s, fd, image, size, data);
 }
 
 /* Two writers on disjoint ranges of one file, as the xz decoder's workers do. */
