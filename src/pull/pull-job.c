@@ -40,6 +40,8 @@
 #define RING_CAPACITY (256 * 1024)
 #define READ_CHUNK (256 * 1024)
 #define SPARSE_BUFFER (1024 * 1024)
+/* Bytes written between two fdatasync() calls of the flusher thread (flusher.h). */
+#define FLUSH_STEP (32 * 1024 * 1024)
 #define BACKOFF_MAX_SEC 30
 
 typedef struct Attempt {
@@ -92,13 +94,15 @@ static long read_ring(void *userdata, void *buf, size_t size) {
 }
 
 /* zstd, gzip, bzip2 or none: one decoder, output appended in order. */
-static int unpack_stream(Attempt *a, unsigned char *buf, size_t head) {
+static int unpack_stream(Attempt *a, unsigned char *buf, size_t head, Flusher *flusher) {
         Decompressor *d = NULL;
         SparseFile *sf = NULL;
         long n;
         int r;
 
         r = sparse_file_new(a->fd, SPARSE_BUFFER, &sf);
+        if (r >= 0)
+                sparse_file_set_flusher(sf, flusher);
         /* Decoding is the slowest step: the copies into the page cache go to a thread of their own. */
         if (r >= 0)
                 r = sparse_file_start_writer(sf);
@@ -127,6 +131,7 @@ static int unpack_stream(Attempt *a, unsigned char *buf, size_t head) {
 
 static int unpack_raw(Attempt *a) {
         unsigned char *buf = malloc(READ_CHUNK);
+        Flusher *flusher = NULL;
         size_t head = 0;
         long n;
         int r = 0;
@@ -146,6 +151,8 @@ static int unpack_raw(Attempt *a) {
                 head += (size_t) n;
         }
         a->compression = compression_detect(buf, head);
+        /* Without it (no thread to be had) the final fsync just has more to do. */
+        (void) flusher_start(a->fd, FLUSH_STEP, &flusher);
         if (a->compression == COMPRESSION_XZ) {
                 XzDecodeOptions xo = {
                         .threads = a->o->threads ?: (unsigned) MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L),
@@ -153,13 +160,14 @@ static int unpack_raw(Attempt *a) {
                         .prefix_size = head,
                         .read = read_ring,
                         .userdata = a,
+                        .flusher = flusher,
                 };
                 r = xz_decode_to_file(a->fd, &xo, &a->report->image_size);
                 if (r == -E2BIG)
                         snprintf(a->unpack_error, sizeof a->unpack_error,
                                  "the xz data needs more than 1 GiB of memory per block to decode");
         } else
-                r = unpack_stream(a, buf, head);
+                r = unpack_stream(a, buf, head, flusher);
 
         if (r == -EBADMSG)
                 snprintf(a->unpack_error, sizeof a->unpack_error, "the %s data is corrupt",
@@ -168,6 +176,7 @@ static int unpack_raw(Attempt *a) {
                 snprintf(a->unpack_error, sizeof a->unpack_error, "the %s stream is incomplete (truncated download?)",
                          compression_to_string(a->compression));
 finish:
+        (void) flusher_stop(flusher);
         free(buf);
         return r;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "flusher.h"
 #include "macro.h"
 #include "sparse-file.h"
 
@@ -40,6 +41,7 @@ struct SparseFile {
         uint64_t dirty_start;   /* the range written since writeback was last started */
         uint64_t dirty_end;
         Writer *writer;
+        Flusher *flusher;
 };
 
 /* Asks the kernel to start writing the range out now, without waiting: writing the image and
@@ -79,6 +81,10 @@ int sparse_file_new(int fd, size_t buffer_size, SparseFile **ret) {
         return 0;
 }
 
+void sparse_file_set_flusher(SparseFile *s, Flusher *f) {
+        s->flusher = f;
+}
+
 static bool block_is_zero(const unsigned char *p, size_t n) {
         /* First byte, then the block compared with itself shifted by one: all equal and zero. */
         return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
@@ -107,6 +113,7 @@ static int write_runs(SparseFile *s, const unsigned char *buf, size_t used, uint
                 if (r < 0)
                         return r;
                 start_writeback(s, offset + start, offset + i);
+                flusher_wrote(s->flusher, i - start);
         }
         return 0;
 }

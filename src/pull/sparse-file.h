@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "flusher.h"
+
 typedef struct SparseFile SparseFile;
 
 /** @v buffer_size  bytes gathered before each write (rounded up to 4 KiB blocks) */
@@ -24,6 +26,9 @@ void sparse_file_free(SparseFile *s);
  * the writer is returned by the next call that flushes. @ret 0 or negative errno.
  */
 int sparse_file_start_writer(SparseFile *s);
+
+/** Report every write to f (flusher.h), which makes them durable meanwhile. NULL: none. */
+void sparse_file_set_flusher(SparseFile *s, Flusher *f);
 
 /** Append bytes. @ret 0 or negative errno (-ENOSPC when the disk is full). */
 int sparse_file_write(SparseFile *s, const void *data, size_t size);

@@ -537,7 +537,7 @@ static int read_streams(XzDecoder *x) {
 
 /* ---- setting up and tearing down ---- */
 
-static int start_workers(XzDecoder *x, unsigned n) {
+static int start_workers(XzDecoder *x, unsigned n, Flusher *flusher) {
         x->workers = calloc(n, sizeof *x->workers);
         if (!x->workers)
                 return -ENOMEM;
@@ -551,6 +551,7 @@ static int start_workers(XzDecoder *x, unsigned n) {
                 r = sparse_file_new(x->fd, OUTPUT_BUFFER, &w->out);
                 if (r < 0)
                         return r;
+                sparse_file_set_flusher(w->out, flusher);
                 if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
                         return -EAGAIN;
                 x->n_started++;
@@ -599,8 +600,10 @@ int xz_decode_to_file(int fd, const XzDecodeOptions *o, uint64_t *ret_size) {
         pthread_cond_init(&x->wake_reader, NULL);
 
         r = sparse_file_new(fd, OUTPUT_BUFFER, &x->out);
+        if (r >= 0)
+                sparse_file_set_flusher(x->out, o->flusher);
         if (r >= 0 && o->threads > 1)
-                r = start_workers(x, o->threads);
+                r = start_workers(x, o->threads, o->flusher);
         if (r >= 0)
                 r = read_streams(x);
         stop_workers(x, r);

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "flusher.h"
+
 /** Reads up to size bytes. @ret bytes read, 0 at the end, or negative errno. */
 typedef long (*xz_read_t)(void *userdata, void *buf, size_t size);
 
@@ -26,6 +28,7 @@ typedef struct XzDecodeOptions {
         size_t prefix_size;
         xz_read_t read;
         void *userdata;
+        Flusher *flusher;               /* told about every write (flusher.h); may be NULL */
 } XzDecodeOptions;
 
 /**
