@@ -332,42 +332,62 @@ char *bls_entry_load_options(const BlsEntry *e) {
         return text;
 }
 
+/* Matches one pattern element ("?", "[...]" or a character) against c and moves *p past it. An
+ * unterminated "[" never matches. */
+static bool glob_element(const char **p, char c) {
+        const char *q = *p;
+        bool match = false;
+
+        if (*q == '?') {
+                *p = q + 1;
+                return true;
+        }
+        if (*q != '[') {
+                *p = q + 1;
+                return fascii_tolower(*q) == fascii_tolower(c);
+        }
+        for (q++; *q && *q != ']'; q++) {
+                if (q[1] == '-' && q[2] && q[2] != ']') {
+                        if (fascii_tolower(c) >= fascii_tolower(q[0]) && fascii_tolower(c) <= fascii_tolower(q[2]))
+                                match = true;
+                        q += 2;
+                } else if (fascii_tolower(*q) == fascii_tolower(c))
+                        match = true;
+        }
+        *p = *q ? q + 1 : q;
+        return *q && match;
+}
+
 bool bls_glob_match(const char *p, const char *s) {
-        for (;; p++, s++) {
+        /* Every element but "*" matches exactly one character, so on a mismatch it is enough to let
+         * the last "*" take one character more: time O(pattern x string), where trying every split
+         * for every "*" (recursion) is exponential in the number of stars, and a loader.conf or EFI
+         * variable is input the boot manager must survive. */
+        const char *star_p = NULL, *star_s = NULL;
+
+        for (;;) {
                 if (*p == '*') {
                         while (*p == '*')
                                 p++;
                         if (!*p)
                                 return true;
-                        for (; *s; s++)
-                                if (bls_glob_match(p, s))
-                                        return true;
-                        return false;
-                }
-                if (!*p)
-                        return !*s;
-                if (!*s)
-                        return false;
-                if (*p == '?')
+                        star_p = p;
+                        star_s = s;
                         continue;
-                if (*p == '[') {
-                        const char *q = p + 1;
-                        bool match = false;
-                        for (; *q && *q != ']'; q++) {
-                                if (q[1] == '-' && q[2] && q[2] != ']') {
-                                        if (fascii_tolower(*s) >= fascii_tolower(q[0]) &&
-                                            fascii_tolower(*s) <= fascii_tolower(q[2]))
-                                                match = true;
-                                        q += 2;
-                                } else if (fascii_tolower(*q) == fascii_tolower(*s))
-                                        match = true;
+                }
+                if (*s && *p) {
+                        const char *next = p;
+
+                        if (glob_element(&next, *s)) {
+                                p = next;
+                                s++;
+                                continue;
                         }
-                        if (!*q || !match)
-                                return false;
-                        p = q;
-                        continue;
-                }
-                if (fascii_tolower(*p) != fascii_tolower(*s))
+                } else if (!*s && !*p)
+                        return true;
+                if (!star_p || !*star_s)
                         return false;
+                p = star_p;
+                s = ++star_s;
         }
 }
