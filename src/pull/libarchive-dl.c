@@ -3,62 +3,29 @@
  * @file
  * libarchive, loaded only when a tarball is unpacked.
  */
+#include <stdio.h>
+
 #include "libarchive-dl.h"
 #include "macro.h"
 
-DLSYM_DEFINE(archive_entry_hardlink);
-DLSYM_DEFINE(archive_entry_pathname);
-DLSYM_DEFINE(archive_entry_set_hardlink);
-DLSYM_DEFINE(archive_entry_set_pathname);
-DLSYM_DEFINE(archive_entry_size);
-DLSYM_DEFINE(archive_errno);
-DLSYM_DEFINE(archive_error_string);
-DLSYM_DEFINE(archive_read_data_block);
-DLSYM_DEFINE(archive_read_free);
-DLSYM_DEFINE(archive_read_new);
-DLSYM_DEFINE(archive_read_next_header);
-DLSYM_DEFINE(archive_read_open);
-DLSYM_DEFINE(archive_read_support_filter_all);
-DLSYM_DEFINE(archive_read_support_format_gnutar);
-DLSYM_DEFINE(archive_read_support_format_tar);
-DLSYM_DEFINE(archive_set_error);
-DLSYM_DEFINE(archive_write_close);
-DLSYM_DEFINE(archive_write_data_block);
-DLSYM_DEFINE(archive_write_disk_new);
-DLSYM_DEFINE(archive_write_disk_set_options);
-DLSYM_DEFINE(archive_write_disk_set_standard_lookup);
-DLSYM_DEFINE(archive_write_finish_entry);
-DLSYM_DEFINE(archive_write_free);
-DLSYM_DEFINE(archive_write_header);
+#define LIBARCHIVE_DEFINE(name) DLSYM_DEFINE(name);
+LIBARCHIVE_SYMBOLS(LIBARCHIVE_DEFINE)
 
 int libarchive_load(const char **ret_error) {
-        static DlOnce once;
         static const DlSymbol symbols[] = {
-                DLSYM_ENTRY(archive_entry_hardlink),
-                DLSYM_ENTRY(archive_entry_pathname),
-                DLSYM_ENTRY(archive_entry_set_hardlink),
-                DLSYM_ENTRY(archive_entry_set_pathname),
-                DLSYM_ENTRY(archive_entry_size),
-                DLSYM_ENTRY(archive_errno),
-                DLSYM_ENTRY(archive_error_string),
-                DLSYM_ENTRY(archive_read_data_block),
-                DLSYM_ENTRY(archive_read_free),
-                DLSYM_ENTRY(archive_read_new),
-                DLSYM_ENTRY(archive_read_next_header),
-                DLSYM_ENTRY(archive_read_open),
-                DLSYM_ENTRY(archive_read_support_filter_all),
-                DLSYM_ENTRY(archive_read_support_format_gnutar),
-                DLSYM_ENTRY(archive_read_support_format_tar),
-                DLSYM_ENTRY(archive_set_error),
-                DLSYM_ENTRY(archive_write_close),
-                DLSYM_ENTRY(archive_write_data_block),
-                DLSYM_ENTRY(archive_write_disk_new),
-                DLSYM_ENTRY(archive_write_disk_set_options),
-                DLSYM_ENTRY(archive_write_disk_set_standard_lookup),
-                DLSYM_ENTRY(archive_write_finish_entry),
-                DLSYM_ENTRY(archive_write_free),
-                DLSYM_ENTRY(archive_write_header),
+#define LIBARCHIVE_ENTRY(name) DLSYM_ENTRY(name),
+                LIBARCHIVE_SYMBOLS(LIBARCHIVE_ENTRY)
         };
+        static DlOnce once;
+        static char message[sizeof once.error + 64];
+        const char *error;
+        int r;
 
-        return dlopen_symbols(&once, "libarchive.so.13", symbols, ELEMENTSOF(symbols), ret_error);
+        r = dlopen_symbols(&once, "libarchive.so.13", symbols, ELEMENTSOF(symbols), &error);
+        if (r < 0 && ret_error) {
+                /* The one sentence every caller shows (the same text whoever writes it). */
+                snprintf(message, sizeof message, "libarchive cannot be loaded (%s); install libarchive13", error);
+                *ret_error = message;
+        }
+        return r;
 }

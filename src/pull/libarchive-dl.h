@@ -13,33 +13,39 @@
 
 #include "dlopen-util.h"
 
-DLSYM_PROTOTYPE(archive_entry_hardlink);
-DLSYM_PROTOTYPE(archive_entry_pathname);
-DLSYM_PROTOTYPE(archive_entry_set_hardlink);
-DLSYM_PROTOTYPE(archive_entry_set_pathname);
-DLSYM_PROTOTYPE(archive_entry_size);
-DLSYM_PROTOTYPE(archive_errno);
-DLSYM_PROTOTYPE(archive_error_string);
-DLSYM_PROTOTYPE(archive_read_data_block);
-DLSYM_PROTOTYPE(archive_read_free);
-DLSYM_PROTOTYPE(archive_read_new);
-DLSYM_PROTOTYPE(archive_read_next_header);
-DLSYM_PROTOTYPE(archive_read_open);
-DLSYM_PROTOTYPE(archive_read_support_filter_all);
-DLSYM_PROTOTYPE(archive_read_support_format_gnutar);
-DLSYM_PROTOTYPE(archive_read_support_format_tar);
-DLSYM_PROTOTYPE(archive_set_error);
-DLSYM_PROTOTYPE(archive_write_close);
-DLSYM_PROTOTYPE(archive_write_data_block);
-DLSYM_PROTOTYPE(archive_write_disk_new);
-DLSYM_PROTOTYPE(archive_write_disk_set_options);
-DLSYM_PROTOTYPE(archive_write_disk_set_standard_lookup);
-DLSYM_PROTOTYPE(archive_write_finish_entry);
-DLSYM_PROTOTYPE(archive_write_free);
-DLSYM_PROTOTYPE(archive_write_header);
+/* The functions used, each called through sym_NAME: one list for the declarations, the
+ * definitions and the table that loads them. */
+#define LIBARCHIVE_SYMBOLS(X) \
+        X(archive_entry_hardlink) \
+        X(archive_entry_pathname) \
+        X(archive_entry_set_hardlink) \
+        X(archive_entry_set_pathname) \
+        X(archive_entry_size) \
+        X(archive_errno) \
+        X(archive_error_string) \
+        X(archive_read_data_block) \
+        X(archive_read_free) \
+        X(archive_read_new) \
+        X(archive_read_next_header) \
+        X(archive_read_open) \
+        X(archive_read_support_filter_all) \
+        X(archive_read_support_format_gnutar) \
+        X(archive_read_support_format_tar) \
+        X(archive_set_error) \
+        X(archive_write_close) \
+        X(archive_write_data_block) \
+        X(archive_write_disk_new) \
+        X(archive_write_disk_set_options) \
+        X(archive_write_disk_set_standard_lookup) \
+        X(archive_write_finish_entry) \
+        X(archive_write_free) \
+        X(archive_write_header)
+
+#define LIBARCHIVE_PROTOTYPE(name) DLSYM_PROTOTYPE(name);
+LIBARCHIVE_SYMBOLS(LIBARCHIVE_PROTOTYPE)
 
 /**
  * Loads libarchive (once).
- * @ret 0, or -EOPNOTSUPP with *ret_error saying what is missing
+ * @ret 0, or -EOPNOTSUPP with *ret_error one sentence saying what is missing and what to install
  */
 int libarchive_load(const char **ret_error);

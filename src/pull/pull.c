@@ -283,7 +283,7 @@ int main(int argc, char *argv[]) {
                 const char *missing;
 
                 if (libarchive_load(&missing) < 0) {
-                        log_error("Cannot unpack tarballs without libarchive (%s); install libarchive13.", missing);
+                        log_error("Cannot unpack tarballs: %s.", missing);
                         return EXIT_FAILURE;
                 }
         }

@@ -119,7 +119,7 @@ int tar_unpack(const char *dir, tar_read_t read, void *userdata, char *error, si
         error[0] = 0;
         r = libarchive_load(&missing);
         if (r < 0) {
-                snprintf(error, error_size, "cannot load libarchive (%s); install libarchive13", missing);
+                snprintf(error, error_size, "%s", missing);
                 return r;
         }
         s.buf = malloc(READ_BLOCK);
