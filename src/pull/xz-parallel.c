@@ -570,10 +570,6 @@ static void stop_workers(XzDecoder *x, int failure) {
         for (unsigned i = 0; i < x->n_started; i++)
                 pthread_join(x->workers[i].thread, NULL);
         for (unsigned i = 0; i < x->n_workers; i++) {
-                for (Chunk *c = x->workers[i].job.first, *next; c; c = next) {
-                        next = c->next;
-                        free(c);
-                }
                 lzma_end(&x->workers[i].strm);
                 sparse_file_free(x->workers[i].out);
         }
