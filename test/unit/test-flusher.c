@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Tests for the thread that makes a file durable while it is written. */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -8,16 +7,6 @@
 #include "flusher.h"
 #include "sparse-file.h"
 #include "tests.h"
-
-static int new_file(void) {
-        char path[512];
-        int fd;
-
-        snprintf(path, sizeof path, "%s/image", test_tmpdir());
-        fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        ASSERT_TRUE(fd >= 0);
-        return fd;
-}
 
 /* Waits up to 10 s for the flusher to have flushed n times; the count then. */
 static unsigned wait_for_count(Flusher *f, unsigned n) {
@@ -35,7 +24,7 @@ static void write_block(Flusher *f, int fd, size_t i) {
 }
 
 TEST(flushes_each_step) {
-        int fd = new_file();
+        int fd = test_new_file("image");
         Flusher *f;
 
         ASSERT_OK(flusher_start(fd, 2 * 4096, &f));
@@ -51,7 +40,7 @@ TEST(flushes_each_step) {
 }
 
 TEST(stop_without_writes) {
-        int fd = new_file();
+        int fd = test_new_file("image");
         Flusher *f;
 
         ASSERT_OK(flusher_start(fd, 4096, &f));
@@ -71,7 +60,7 @@ TEST(sparse_file_reports_written_bytes) {
         ASSERT_TRUE(data);
         memset(data, 1, 4096);                  /* one data block, seven zero blocks */
         for (int writer = 0; writer <= 1; writer++) {
-                int fd = new_file();
+                int fd = test_new_file("image");
                 SparseFile *s;
                 Flusher *f;
 

@@ -25,16 +25,6 @@ static unsigned char *make_image(size_t *ret_size, size_t *ret_data) {
         return p;
 }
 
-static int new_file(const char *name) {
-        char path[512];
-        int fd;
-
-        snprintf(path, sizeof path, "%s/%s", test_tmpdir(), name);
-        fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        ASSERT_TRUE(fd >= 0);
-        return fd;
-}
-
 static void check_file(int fd, const unsigned char *want, size_t size, size_t data) {
         unsigned char *got = malloc(size);
         struct stat st;
@@ -62,7 +52,7 @@ static void finish_and_check(SparseFile *s, int fd, unsigned char *image, size_t
 static void write_in_pieces(bool writer, size_t buffer_size, size_t piece) {
         size_t size, data;
         unsigned char *image = make_image(&size, &data);
-        int fd = new_file("image");
+        int fd = test_new_file("image");
         SparseFile *s;
 
         ASSERT_OK(sparse_file_new(fd, buffer_size, &s));
@@ -89,7 +79,7 @@ TEST(holes_with_writer_thread) {
 TEST(space_and_commit) {
         size_t size, data, done = 0;
         unsigned char *image = make_image(&size, &data);
-        int fd = new_file("image");
+        int fd = test_new_file("image");
         SparseFile *s;
 
         ASSERT_OK(sparse_file_new(fd, 128 * 1024, &s));
@@ -115,7 +105,7 @@ TEST(seek_disjoint_ranges) {
         size_t size, data;
         unsigned char *image = make_image(&size, &data);
         size_t half = MiB + 4096;
-        int fd = new_file("image");
+        int fd = test_new_file("image");
         SparseFile *a, *b;
 
         ASSERT_OK(sparse_file_new(fd, 64 * 1024, &a));
@@ -143,7 +133,7 @@ TEST(writer_failure_is_reported) {
         memset(data, 0xa5, sizeof data);
         for (int writer = 0; writer <= 1; writer++) {
                 snprintf(path, sizeof path, "%s/read-only", test_tmpdir());
-                close(new_file("read-only"));
+                close(test_new_file("read-only"));
                 fd = open(path, O_RDONLY | O_CLOEXEC);
                 ASSERT_TRUE(fd >= 0);
                 ASSERT_OK(sparse_file_new(fd, 4096, &s));
@@ -162,7 +152,7 @@ TEST(writer_failure_is_reported) {
 }
 
 TEST(free_without_finish) {
-        int fd = new_file("image");
+        int fd = test_new_file("image");
         unsigned char data[4096];
         SparseFile *s;
 

@@ -4,7 +4,6 @@
  * in the block headers as `xz -T` writes them, single-block without), decoded with 0 to 3 workers
  * and read in uneven pieces; then damaged: truncated, corrupted, lying block sizes, bad padding.
  */
-#include <fcntl.h>
 #include <lzma.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -87,14 +86,13 @@ static long read_pieces(void *userdata, void *buf, size_t size) {
 /* Decodes input into a new file; the result, and the file's contents in *ret_out. */
 static int decode(const Buffer *input, unsigned threads, size_t fail_at, Buffer *ret_out) {
         Reader reader = { .in = input, .fail_at = fail_at };
-        char path[512];
+        char name[32];
         uint64_t size = 0;
         struct stat st;
         int fd, r;
 
-        snprintf(path, sizeof path, "%s/out-%u", test_tmpdir(), threads);
-        fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        ASSERT_TRUE(fd >= 0);
+        snprintf(name, sizeof name, "out-%u", threads);
+        fd = test_new_file(name);
         /* The first 6 bytes come as the prefix, as urlboot-pull passes the magic it read. */
         XzDecodeOptions o = {
                 .threads = threads, .prefix = input->data, .prefix_size = 6,
@@ -112,7 +110,6 @@ static int decode(const Buffer *input, unsigned threads, size_t fail_at, Buffer 
                 ASSERT_TRUE((uint64_t) st.st_blocks * 512 < size * 3 / 4);
         }
         close(fd);
-        unlink(path);
         return r;
 }
 

@@ -4,6 +4,7 @@
  * A tiny unit-test harness printing TAP.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -68,6 +69,17 @@ const char *test_tmpdir(void) {
                         test_fail(__FILE__, __LINE__, "mkdtemp: %s", strerror(errno));
         }
         return tmpdir;
+}
+
+int test_new_file(const char *name) {
+        char path[4096];
+        int fd;
+
+        snprintf(path, sizeof path, "%s/%s", test_tmpdir(), name);
+        fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0)
+                test_fail(__FILE__, __LINE__, "cannot create %s: %s", path, strerror(errno));
+        return fd;
 }
 
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw) {

@@ -25,6 +25,8 @@ void test_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *test_data_path(const char *name);
 /** A fresh temporary directory, removed after the case (also on failure). */
 const char *test_tmpdir(void);
+/** The file name in test_tmpdir(), created or emptied, open read-write; the case fails if it cannot. */
+int test_new_file(const char *name);
 
 #define TEST(name)                                                                  \
         static void test_##name(void);                                              \
