@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Judging an incoming DNS query the way v258's stub does before it resolves anything.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dns-query.h"
+#include "macro.h"
+
+#define DNS_PACKET_SIZE_MAX 65535U
+#define DNS_UNICAST_SIZE_MAX 512U
+#define EDNS_OPTION_NSID 3
+
+/* dns_type_is_valid_query(): the types resolved refuses to ask for. */
+static bool type_is_valid_question(uint16_t t) {
+        return t != 0 && t != LDNS_RR_TYPE_OPT && t != LDNS_RR_TYPE_TSIG && t != 249 /* TKEY */ &&
+               t != LDNS_RR_TYPE_RRSIG;
+}
+
+static bool header_is_plain_query(const uint8_t *wire, size_t size) {
+        return size >= LDNS_HEADER_SIZE && size <= DNS_PACKET_SIZE_MAX && !LDNS_QR_WIRE(wire) &&
+               LDNS_OPCODE_WIRE(wire) == 0 && !LDNS_TC_WIRE(wire) && LDNS_QDCOUNT(wire) == 1 &&
+               LDNS_ANCOUNT(wire) == 0 && LDNS_NSCOUNT(wire) == 0;
+}
+
+/* The OPT's TTL field holds extended rcode, version and flags. */
+static uint8_t opt_version(const ldns_rr *opt) {
+        return (uint8_t) (ldns_rr_ttl(opt) >> 16);
+}
+
+/* The raw option bytes of an OPT record, as ldns read them. */
+static const uint8_t *opt_options(const ldns_rr *opt, size_t *ret_size) {
+        const ldns_rdf *rd = ldns_rr_rd_count(opt) > 0 ? ldns_rr_rdf(opt, 0) : NULL;
+
+        *ret_size = rd ? ldns_rdf_size(rd) : 0;
+        return rd ? ldns_rdf_data(rd) : NULL;
+}
+
+/* opt_is_good(): options must tile the data exactly (only checked for version 0). */
+static bool opt_is_good(const ldns_rr *opt) {
+        const uint8_t *p;
+        size_t l;
+
+        if (opt_version(opt) != 0)
+                return true;
+        p = opt_options(opt, &l);
+        while (l > 0) {
+                size_t len;
+
+                if (l < 4)
+                        return false;
+                len = ldns_read_uint16(p + 2);
+                if (l < len + 4)
+                        return false;
+                p += len + 4;
+                l -= len + 4;
+        }
+        return true;
+}
+
+/* dns_packet_has_nsid_request(): one NSID option, and empty. */
+static bool opt_requests_nsid(const ldns_rr *opt) {
+        bool found = false;
+        const uint8_t *p;
+        size_t l;
+
+        p = opt_options(opt, &l);
+        while (l >= 4) {
+                uint16_t code = ldns_read_uint16(p), len = ldns_read_uint16(p + 2);
+
+                if (l < 4U + len)
+                        return false;
+                if (code == EDNS_OPTION_NSID) {
+                        if (found || len != 0)
+                                return false;
+                        found = true;
+                }
+                p += 4U + len;
+                l -= 4U + len;
+        }
+        return l == 0 && found;
+}
+
+static bool owner_is_root(const ldns_rr *rr) {
+        const ldns_rdf *o = ldns_rr_owner(rr);
+
+        return o && ldns_rdf_size(o) == 1 && ldns_rdf_data(o)[0] == 0;
+}
+
+/* Walks the additional section as dns_packet_extract_answer() does. Returns the OPT that counts
+ * (owned; NULL when none counts), or -EBADMSG when a record cannot be read. */
+static int read_additional(const uint8_t *wire, size_t size, size_t *pos, ldns_rr **ret_opt) {
+        unsigned n = LDNS_ARCOUNT(wire);
+        ldns_rr *opt = NULL;
+        bool bad_opt = false;
+
+        for (unsigned i = 0; i < n; i++) {
+                ldns_rr *rr = NULL;
+
+                /* More records declared than present: resolved accepts that once it has an OPT, but
+                 * then distrusts the OPT. */
+                if (*pos == size && opt) {
+                        bad_opt = true;
+                        break;
+                }
+                if (ldns_wire2rr(&rr, wire, size, pos, LDNS_SECTION_ADDITIONAL) != LDNS_STATUS_OK) {
+                        ldns_rr_free(opt);
+                        return -EBADMSG;
+                }
+                if (ldns_rr_get_type(rr) != LDNS_RR_TYPE_OPT) {
+                        ldns_rr_free(rr);
+                        continue;
+                }
+                if (opt || bad_opt || !owner_is_root(rr) || !opt_is_good(rr))
+                        bad_opt = true;
+                else {
+                        opt = rr;
+                        continue;
+                }
+                ldns_rr_free(rr);
+        }
+
+        if (bad_opt || *pos < size) { /* trailing garbage also makes resolved drop the OPT */
+                ldns_rr_free(opt);
+                opt = NULL;
+        }
+        *ret_opt = opt;
+        return 0;
+}
+
+int dns_query_inspect(const uint8_t *wire, size_t size, DnsQueryInfo *ret) {
+        ldns_rr *question = NULL, *opt = NULL;
+        size_t pos = LDNS_HEADER_SIZE;
+        uint16_t qtype;
+
+        if (!header_is_plain_query(wire, size))
+                return 0;
+
+        if (ldns_wire2rr(&question, wire, size, &pos, LDNS_SECTION_QUESTION) != LDNS_STATUS_OK)
+                return 0;
+        qtype = (uint16_t) ldns_rr_get_type(question);
+        if (!type_is_valid_question(qtype) || read_additional(wire, size, &pos, &opt) < 0) {
+                ldns_rr_free(question);
+                return 0;
+        }
+        if (opt && opt_version(opt) != 0) { /* BADVERS is resolved's answer, not ours */
+                ldns_rr_free(question);
+                ldns_rr_free(opt);
+                return 0;
+        }
+
+        *ret = (DnsQueryInfo) {
+                .id = LDNS_ID_WIRE(wire),
+                .rd = LDNS_RD_WIRE(wire) != 0,
+                .cd = LDNS_CD_WIRE(wire) != 0,
+                .question = question,
+                .qtype = qtype,
+                .qclass = (uint16_t) ldns_rr_get_class(question),
+                .has_opt = opt != NULL,
+                .edns_do = opt && (ldns_rr_ttl(opt) & 0x8000) != 0,
+                /* An OPT's class is the size the client can take. */
+                .udp_size = opt ? MAX((uint16_t) ldns_rr_get_class(opt), DNS_UNICAST_SIZE_MAX) : DNS_UNICAST_SIZE_MAX,
+                .nsid_requested = opt && opt_requests_nsid(opt),
+        };
+        ldns_rr_free(opt);
+        return 1;
+}
+
+void dns_query_info_done(DnsQueryInfo *q) {
+        ldns_rr_free(q->question);
+        q->question = NULL;
+}
+
+static char *question_key(const ldns_rr *question) {
+        ldns_rdf *name = ldns_rdf_clone(ldns_rr_owner(question));
+        char *s, *key = NULL;
+
+        if (!name)
+                return NULL;
+        ldns_dname2canonical(name);
+        s = ldns_rdf2str(name);
+        ldns_rdf_deep_free(name);
+        if (!s)
+                return NULL;
+        if (asprintf(&key, "%s/%u", s, (unsigned) ldns_rr_get_class(question)) < 0)
+                key = NULL;
+        free(s);
+        return key;
+}
+
+char *dns_query_info_key(const DnsQueryInfo *q) {
+        return question_key(q->question);
+}
+
+/* How long resolved may cache this answer: the smallest TTL of its records. */
+static uint32_t smallest_ttl(const ldns_pkt *p) {
+        const ldns_rr_list *lists[] = { ldns_pkt_answer(p), ldns_pkt_authority(p) };
+        uint32_t ttl = UINT32_MAX;
+
+        for (size_t l = 0; l < ELEMENTSOF(lists); l++)
+                for (size_t i = 0; lists[l] && i < ldns_rr_list_rr_count(lists[l]); i++)
+                        ttl = MIN(ttl, ldns_rr_ttl(ldns_rr_list_rr(lists[l], i)));
+        return ttl == UINT32_MAX ? 0 : ttl;
+}
+
+int dns_reply_inspect(const uint8_t *wire, size_t size, DnsReplyInfo *ret) {
+        ldns_pkt *p = NULL;
+        ldns_rr_list *qs;
+
+        if (ldns_wire2pkt(&p, wire, size) != LDNS_STATUS_OK)
+                return -EBADMSG;
+        if (!ldns_pkt_qr(p)) {
+                ldns_pkt_free(p);
+                return -EBADMSG;
+        }
+
+        qs = ldns_pkt_question(p);
+        *ret = (DnsReplyInfo) {
+                .id = ldns_pkt_id(p),
+                .rcode = (int) ldns_pkt_get_rcode(p) | ((int) ldns_pkt_edns_extended_rcode(p) << 4),
+                .truncated = ldns_pkt_tc(p),
+                .ttl = smallest_ttl(p),
+                .question = qs && ldns_rr_list_rr_count(qs) > 0 ? ldns_rr_clone(ldns_rr_list_rr(qs, 0)) : NULL,
+        };
+        ldns_pkt_free(p);
+        return 0;
+}
+
+void dns_reply_info_done(DnsReplyInfo *r) {
+        ldns_rr_free(r->question);
+        r->question = NULL;
+}
+
+bool dns_reply_answers(const DnsReplyInfo *r, const DnsQueryInfo *q) {
+        return r->question && ldns_rr_get_type(r->question) == q->qtype &&
+               ldns_rr_get_class(r->question) == q->qclass &&
+               ldns_dname_compare(ldns_rr_owner(r->question), ldns_rr_owner(q->question)) == 0;
+}
