@@ -1,0 +1,427 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlboot-resolve: systemd v258's RefuseRecordTypes= and fast A/AAAA lookups for systemd-resolved 252.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-event.h>
+
+#include "dns-record-type.h"
+#include "front-stub.h"
+#include "json-writer.h"
+#include "listeners.h"
+#include "log.h"
+#include "macro.h"
+#include "path-util.h"
+#include "refuse-config.h"
+#include "string-util.h"
+#include "systemd-version.h"
+#include "upstream-filter.h"
+
+#define EXIT_USAGE 2
+/* The first release whose resolved has RefuseRecordTypes= and the expedited A/AAAA timeout. */
+#define SYSTEMD_VERSION_REFUSES_TYPES 258
+
+static const char *arg_root = NULL;
+static bool arg_json = false;
+static const char *arg_listen = NULL;
+static SocketAddress arg_resolved, arg_resolved_dnssec;
+static SocketAddress *arg_upstreams = NULL;
+static unsigned arg_n_upstreams = 0;
+
+static void help(void) {
+        printf("Usage: urlboot-resolve [OPTIONS] COMMAND\n"
+               "\n"
+               "systemd v258's RefuseRecordTypes= and its fast A/AAAA lookups for systemd-resolved 252.\n"
+               "\n"
+               "Commands:\n"
+               "  stub          serve DNS on " FRONT_STUB_ADDRESS " for /etc/resolv.conf: refuse the types\n"
+               "                listed in resolved.conf's RefuseRecordTypes= as v258 does, relay\n"
+               "                everything else to resolved (127.0.0.53; 127.0.0.54 for DNSSEC queries)\n"
+               "  filter        serve DNS on " UPSTREAM_FILTER_ADDRESS " for resolved's DNS=: answer the listed\n"
+               "                types with NODATA, forward the rest to the upstream servers, and end\n"
+               "                an A or AAAA query with NODATA 6 s after the other one succeeded\n"
+               "  show-config   print the effective RefuseRecordTypes= and where it comes from\n"
+               "\n"
+               "Options:\n"
+               "  --listen=ADDR[:PORT]      where to serve (default " FRONT_STUB_ADDRESS ":53 or " UPSTREAM_FILTER_ADDRESS ":53;\n"
+               "                            sockets passed by systemd take precedence)\n"
+               "  --resolved=ADDR[:PORT]    stub: resolved's stub (default 127.0.0.53:53)\n"
+               "  --resolved-dnssec=ADDR[:PORT]\n"
+               "                            stub: where queries with DO go (default 127.0.0.54:53)\n"
+               "  --upstream=ADDR[:PORT]    filter: a real DNS server (repeat for more; required)\n"
+               "  --root=DIR                read resolved.conf and its drop-ins below DIR\n"
+               "  --json                    show-config: machine-readable output\n"
+               "  -h --help                 this help\n"
+               "  --version                 print the version\n"
+               "\n"
+               "From systemd 258 on resolved does all of this itself: the servers then relay everything.\n"
+               "SIGHUP reads the configuration again. See urlboot-resolve(8).\n");
+}
+
+static void log_diagnostics(const RefuseConfig *c) {
+        STRV_FOREACH(d, c->diagnostics)
+                log_warning("%s", *d);
+        if (c->error < 0)
+                log_warning_errno(c->error, "Failed to parse %s, using what came before it: %m", c->error_file);
+}
+
+static char *format_types(const RefuseSet *s) {
+        char *text = strdup("");
+
+        REFUSE_SET_FOREACH(t, s) {
+                const char *name = dns_record_type_to_string((uint16_t) t);
+                char num[16];
+
+                if (!name) {
+                        snprintf(num, sizeof num, "TYPE%d", t);
+                        name = num;
+                }
+                if (!text || !strextend(&text, *text ? " " : "", name, NULL))
+                        return mfree(text);
+        }
+        return text;
+}
+
+static int load_config(RefuseSet *ret) {
+        RefuseConfig c;
+        int r;
+
+        r = refuse_config_load(arg_root, &c);
+        if (r < 0)
+                return log_oom();
+        log_diagnostics(&c);
+        *ret = c.types;
+        refuse_config_done(&c);
+        return 0;
+}
+
+/* Whether resolved refuses types itself (systemd ≥ 258): then the servers only relay. */
+static bool systemd_is_native(void) {
+        int v = systemd_version();
+
+        if (v < 0) {
+                log_debug_errno(v, "Cannot tell the systemd version, assuming an older one: %m");
+                return false;
+        }
+        return v >= SYSTEMD_VERSION_REFUSES_TYPES;
+}
+
+static int get_listeners(const char *fallback, Listeners *ret) {
+        SocketAddress a;
+        char buf[SOCKET_ADDRESS_STRING_MAX];
+        int r;
+
+        r = listeners_from_activation(ret);
+        if (r < 0)
+                return log_error_errno(r, "The sockets passed by systemd are not one UDP and one TCP socket: %m");
+        if (r > 0)
+                return 0;
+
+        r = socket_address_parse(arg_listen ?: fallback, &a);
+        if (r < 0)
+                return log_error_errno(r, "Invalid listen address '%s'.", arg_listen ?: fallback);
+        r = listeners_bind(&a, ret);
+        if (r < 0)
+                return log_error_errno(r, "Failed to listen on %s: %m (is something else there, or is "
+                                       "CAP_NET_BIND_SERVICE missing?)", socket_address_format(&a, buf, sizeof buf));
+        return 0;
+}
+
+typedef struct Server {
+        FrontStub *stub;
+        UpstreamFilter *filter;
+} Server;
+
+static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata) {
+        Server *server = userdata;
+        _cleanup_free_ char *types = NULL;
+        RefuseSet refused;
+
+        (void) sd_notify(false, "RELOADING=1");
+        if (load_config(&refused) >= 0) {
+                if (server->stub)
+                        front_stub_set_refused(server->stub, &refused);
+                if (server->filter)
+                        upstream_filter_set_refused(server->filter, &refused);
+                types = format_types(&refused);
+                log_info("Configuration read again; RefuseRecordTypes=%s", types ?: "");
+        }
+        (void) sd_notify(false, "READY=1");
+        return 0;
+}
+
+/* Services get a soft limit of 1024 descriptors; each waiting UDP query holds one. */
+static void raise_fd_limit(void) {
+        struct rlimit rl;
+
+        if (getrlimit(RLIMIT_NOFILE, &rl) >= 0 && rl.rlim_cur < rl.rlim_max && rl.rlim_cur < 8192) {
+                rl.rlim_cur = MIN(rl.rlim_max, (rlim_t) 8192);
+                (void) setrlimit(RLIMIT_NOFILE, &rl);
+        }
+}
+
+static int run_server(bool filter) {
+        _cleanup_free_ char *types = NULL;
+        Listeners l = { .udp_fd = -1, .tcp_fd = -1 };
+        Server server = {};
+        sd_event *e = NULL;
+        RefuseSet refused;
+        bool native;
+        sigset_t mask;
+        char a[SOCKET_ADDRESS_STRING_MAX], b[SOCKET_ADDRESS_STRING_MAX];
+        int r;
+
+        if (filter && arg_n_upstreams == 0) {
+                log_error("The filter needs at least one --upstream=ADDR[:PORT] (the real DNS servers).");
+                return -EINVAL;
+        }
+        native = systemd_is_native();
+        r = load_config(&refused);
+        if (r < 0)
+                return r;
+        r = get_listeners(filter ? UPSTREAM_FILTER_ADDRESS : FRONT_STUB_ADDRESS, &l);
+        if (r < 0)
+                return r;
+        raise_fd_limit();
+
+        sigemptyset(&mask);
+        sigaddset(&mask, SIGHUP);
+        sigaddset(&mask, SIGTERM);
+        sigaddset(&mask, SIGINT);
+        (void) sigprocmask(SIG_BLOCK, &mask, NULL);
+
+        r = sd_event_default(&e);
+        if (r >= 0)
+                r = sd_event_add_signal(e, NULL, SIGTERM, NULL, NULL);
+        if (r >= 0)
+                r = sd_event_add_signal(e, NULL, SIGINT, NULL, NULL);
+        if (r >= 0)
+                r = sd_event_add_signal(e, NULL, SIGHUP, on_reload, &server);
+        if (r >= 0) {
+                if (filter) {
+                        UpstreamFilterSettings settings = {
+                                .upstreams = arg_upstreams,
+                                .n_upstreams = arg_n_upstreams,
+                                .native = native,
+                        };
+                        r = upstream_filter_new(e, &l, &settings, &refused, &server.filter);
+                } else {
+                        FrontStubSettings settings = {
+                                .resolved = arg_resolved,
+                                .resolved_dnssec = arg_resolved_dnssec,
+                                .native = native,
+                        };
+                        r = front_stub_new(e, &l, &settings, &refused, &server.stub);
+                }
+        }
+        if (r < 0) {
+                listeners_close(&l);
+                sd_event_unref(e);
+                return log_error_errno(r, "Failed to start the %s: %m", filter ? "filter" : "stub");
+        }
+
+        types = format_types(&refused);
+        if (native)
+                log_notice("systemd %d refuses record types and expedites A/AAAA itself: relaying everything.",
+                           systemd_version());
+        else if (filter)
+                log_info("Filtering for resolved: NODATA for RefuseRecordTypes=%s and for A/AAAA 6 s after their "
+                         "sibling; forwarding to %s%s.", types ?: "",
+                         socket_address_format(&arg_upstreams[0], a, sizeof a), arg_n_upstreams > 1 ? " and others" : "");
+        else
+                log_info("Refusing RefuseRecordTypes=%s; relaying the rest to %s (DNSSEC queries to %s).", types ?: "",
+                         socket_address_format(&arg_resolved, a, sizeof a),
+                         socket_address_format(&arg_resolved_dnssec, b, sizeof b));
+
+        (void) sd_notify(false, "READY=1");
+        r = sd_event_loop(e);
+        (void) sd_notify(false, "STOPPING=1");
+
+        front_stub_free(server.stub);
+        upstream_filter_free(server.filter);
+        sd_event_unref(e);
+        return r < 0 ? log_error_errno(r, "Event loop failed: %m") : 0;
+}
+
+static void print_json(const RefuseConfig *c, int version) {
+        bool first = true;
+
+        putchar('{');
+        json_write_key(stdout, "refuseRecordTypes", true);
+        putchar('[');
+        REFUSE_SET_FOREACH(t, &c->types) {
+                printf("%s{\"type\":%d,\"name\":", first ? "" : ",", t);
+                json_write_string(stdout, dns_record_type_to_string((uint16_t) t));
+                putchar('}');
+                first = false;
+        }
+        putchar(']');
+        json_write_key(stdout, "files", false);
+        putchar('[');
+        for (char **f = c->files; f && *f; f++) {
+                if (f != c->files)
+                        putchar(',');
+                json_write_string(stdout, *f);
+        }
+        putchar(']');
+        json_write_key(stdout, "warnings", false);
+        putchar('[');
+        for (char **d = c->diagnostics; d && *d; d++) {
+                if (d != c->diagnostics)
+                        putchar(',');
+                json_write_string(stdout, *d);
+        }
+        putchar(']');
+        json_write_key(stdout, "stoppedAt", false);
+        json_write_string(stdout, c->error < 0 ? c->error_file : NULL);
+        json_write_key(stdout, "systemdVersion", false);
+        if (version > 0)
+                printf("%d", version);
+        else
+                fputs("null", stdout);
+        json_write_key(stdout, "native", false);
+        fputs(version >= SYSTEMD_VERSION_REFUSES_TYPES ? "true" : "false", stdout);
+        puts("}");
+}
+
+static int verb_show_config(void) {
+        _cleanup_free_ char *types = NULL;
+        RefuseConfig c;
+        int version, r;
+
+        r = refuse_config_load(arg_root, &c);
+        if (r < 0)
+                return log_oom();
+        version = systemd_version();
+
+        if (arg_json)
+                print_json(&c, version);
+        else {
+                types = format_types(&c.types);
+                printf("RefuseRecordTypes=%s\n", types ?: "");
+                printf("Files:");
+                STRV_FOREACH(f, c.files)
+                        printf(" %s", *f);
+                printf("%s\n", c.files ? "" : " (none)");
+                STRV_FOREACH(d, c.diagnostics)
+                        printf("Warning: %s\n", *d);
+                if (c.error < 0)
+                        printf("Stopped reading at %s: %s\n", c.error_file, strerror(-c.error));
+                if (version >= SYSTEMD_VERSION_REFUSES_TYPES)
+                        printf("systemd %d does this itself; urlboot-resolve only relays.\n", version);
+        }
+        refuse_config_done(&c);
+        return 0;
+}
+
+static int add_upstream(const char *s) {
+        SocketAddress *n = realloc(arg_upstreams, (arg_n_upstreams + 1) * sizeof(SocketAddress));
+
+        if (!n)
+                return log_oom();
+        arg_upstreams = n;
+        if (socket_address_parse(s, &arg_upstreams[arg_n_upstreams]) < 0) {
+                log_error("Invalid --upstream= address '%s' (expected ADDR or ADDR:PORT).", s);
+                return -EINVAL;
+        }
+        arg_n_upstreams++;
+        return 0;
+}
+
+static int parse_address_option(const char *name, const char *value, SocketAddress *ret) {
+        if (socket_address_parse(value, ret) < 0) {
+                log_error("Invalid %s address '%s' (expected ADDR or ADDR:PORT).", name, value);
+                return -EINVAL;
+        }
+        return 0;
+}
+
+int main(int argc, char *argv[]) {
+        enum { ARG_ROOT = 0x100, ARG_JSON, ARG_LISTEN, ARG_RESOLVED, ARG_RESOLVED_DNSSEC, ARG_UPSTREAM, ARG_VERSION };
+        static const struct option options[] = {
+                { "root", required_argument, NULL, ARG_ROOT },
+                { "json", no_argument, NULL, ARG_JSON },
+                { "listen", required_argument, NULL, ARG_LISTEN },
+                { "resolved", required_argument, NULL, ARG_RESOLVED },
+                { "resolved-dnssec", required_argument, NULL, ARG_RESOLVED_DNSSEC },
+                { "upstream", required_argument, NULL, ARG_UPSTREAM },
+                { "help", no_argument, NULL, 'h' },
+                { "version", no_argument, NULL, ARG_VERSION },
+                {},
+        };
+        const char *verb;
+        SocketAddress probe;
+        int c, r;
+
+        log_set_program("urlboot-resolve");
+        (void) socket_address_parse("127.0.0.53", &arg_resolved);
+        (void) socket_address_parse("127.0.0.54", &arg_resolved_dnssec);
+
+        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+                switch (c) {
+                case ARG_ROOT:
+                        if (!path_is_absolute(optarg)) {
+                                log_error("--root= needs an absolute path, not '%s'.", optarg);
+                                return EXIT_USAGE;
+                        }
+                        arg_root = optarg;
+                        break;
+                case ARG_JSON:
+                        arg_json = true;
+                        break;
+                case ARG_LISTEN:
+                        if (parse_address_option("--listen=", optarg, &probe) < 0)
+                                return EXIT_USAGE;
+                        arg_listen = optarg;
+                        break;
+                case ARG_RESOLVED:
+                        if (parse_address_option("--resolved=", optarg, &arg_resolved) < 0)
+                                return EXIT_USAGE;
+                        break;
+                case ARG_RESOLVED_DNSSEC:
+                        if (parse_address_option("--resolved-dnssec=", optarg, &arg_resolved_dnssec) < 0)
+                                return EXIT_USAGE;
+                        break;
+                case ARG_UPSTREAM:
+                        r = add_upstream(optarg);
+                        if (r < 0)
+                                return r == -EINVAL ? EXIT_USAGE : EXIT_FAILURE;
+                        break;
+                case 'h':
+                        help();
+                        return EXIT_SUCCESS;
+                case ARG_VERSION:
+                        puts("urlboot-resolve " URLBOOT_VERSION);
+                        return EXIT_SUCCESS;
+                default:
+                        return EXIT_USAGE;
+                }
+
+        if (optind != argc - 1) {
+                log_error("Expected one command: stub, filter or show-config (see --help).");
+                return EXIT_USAGE;
+        }
+        verb = argv[optind];
+
+        if (streq(verb, "stub"))
+                r = run_server(false);
+        else if (streq(verb, "filter")) {
+                r = run_server(true);
+                if (r == -EINVAL)
+                        return EXIT_USAGE;
+        } else if (streq(verb, "show-config"))
+                r = verb_show_config();
+        else {
+                log_error("Unknown command '%s' (see --help).", verb);
+                return EXIT_USAGE;
+        }
+        free(arg_upstreams);
+        return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
