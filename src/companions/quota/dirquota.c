@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlboot-dirquota: systemd v258's StateDirectoryQuota=, CacheDirectoryQuota=, LogsDirectoryQuota= and
+ * …Accounting= for services on systemd 252.
+ *
+ *   apply UNIT      what v258 does before each command of the unit (run from the drop-in that
+ *                   urlboot-dirquota-generator writes; exit status 238/239/240 where v258 fails the unit)
+ *   status UNIT     usage and limit per directory type, as systemctl status prints them on v258
+ *   release UNIT    remove the limits and project IDs (before "systemctl clean")
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json-writer.h"
+#include "log.h"
+#include "macro.h"
+#include "manager-bus.h"
+#include "project-id.h"
+#include "quota-apply.h"
+#include "quota-format.h"
+#include "quota-fs.h"
+#include "string-util.h"
+#include "systemd-version.h"
+#include "unit-settings.h"
+
+#define EXIT_USAGE 2
+#define SYSTEMD_VERSION_OWNS_DIRQUOTA 258
+
+static bool arg_json = false;
+
+static void help(void) {
+        printf("Usage: urlboot-dirquota [OPTIONS] COMMAND UNIT\n"
+               "\n"
+               "Directory quotas of systemd 258 (StateDirectoryQuota=, CacheDirectoryQuota=,\n"
+               "LogsDirectoryQuota=, …Accounting=) for services on older systemd.\n"
+               "\n"
+               "Commands:\n"
+               "  apply UNIT     set up the project IDs and limits of the unit's directories\n"
+               "                 (run before each of the unit's commands by the generated drop-in)\n"
+               "  status UNIT    print the usage and limit of each directory type\n"
+               "  release UNIT   remove the limits and project IDs of the unit's directories\n"
+               "\n"
+               "Options:\n"
+               "  --json         machine-readable output (status)\n"
+               "  -h --help      this help\n"
+               "  --version      print the version\n");
+}
+
+/* Component-wise comparison, as systemd orders a type's directories (parents before children). */
+static int path_order(const void *a, const void *b) {
+        const char *x = *(char *const *) a, *y = *(char *const *) b;
+
+        for (;;) {
+                size_t nx, ny;
+                int c;
+
+                x += strspn(x, "/");
+                y += strspn(y, "/");
+                if (!*x || !*y)
+                        return !!*x - !!*y;
+                nx = strcspn(x, "/");
+                ny = strcspn(y, "/");
+                c = strncmp(x, y, nx < ny ? nx : ny);
+                if (c != 0)
+                        return c;
+                if (nx != ny)
+                        return nx < ny ? -1 : 1;
+                x += nx;
+                y += ny;
+        }
+}
+
+/* The directory as it exists on disk: PREFIX/private/NAME under DynamicUser=. */
+static char *directory_path(QuotaDirType t, const char *name, bool private) {
+        char *p;
+
+        return asprintf(&p, "%s/%s%s", quota_dir_type_prefix(t), private ? "private/" : "", name) < 0 ? NULL : p;
+}
+
+typedef struct Context {
+        UnitInfo info;
+        UnitSettings settings;
+} Context;
+
+static void context_done(Context *c) {
+        unit_info_done(&c->info);
+        unit_settings_done(&c->settings);
+}
+
+/* Asks the manager about the unit and reads the files it loaded it from. */
+static int context_load(const char *name, Context *c) {
+        _cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+        _cleanup_free_ char *unit = unit_name_mangle_service(name);
+        int r;
+
+        *c = (Context) { .settings = UNIT_SETTINGS_INIT };
+        if (!unit)
+                return log_oom();
+        r = manager_bus_open(&bus);
+        if (r < 0)
+                return log_error_errno(r, "Failed to connect to the system manager: %m");
+        r = unit_info_load(bus, unit, &c->info, &error);
+        if (r < 0)
+                return log_error_errno(r, "Failed to read the properties of %s: %s", unit,
+                                       error.message ?: strerror(-r));
+        if (streq(c->info.load_state, "not-found"))
+                return log_error_errno(-ENOENT, "Unit %s not found.", unit);
+
+        if (!isempty(c->info.fragment_path)) {
+                r = unit_settings_add_file(&c->settings, c->info.fragment_path);
+                if (r < 0)
+                        return log_error_errno(r, "Failed to read %s: %m", c->info.fragment_path);
+        }
+        STRV_FOREACH(d, c->info.dropin_paths) {
+                r = unit_settings_add_file(&c->settings, *d);
+                if (r < 0)
+                        return log_error_errno(r, "Failed to read %s: %m", *d);
+        }
+        /* the generator reported these at boot; once is enough */
+        STRV_FOREACH(w, c->settings.warnings)
+                log_debug("%s", *w);
+
+        for (QuotaDirType t = 0; t < _QUOTA_DIR_TYPE_MAX; t++)
+                if (c->info.directories[t])
+                        qsort(c->info.directories[t], strv_length(c->info.directories[t]), sizeof(char *),
+                              path_order);
+        return 0;
+}
+
+static void warn_unsupported(const char *path, const QuotaReport *report, bool *warned) {
+        if (*warned)
+                return;
+        *warned = true;
+        log_warning_errno(report->unsupported_error,
+                          "No project quotas on the file system of %s (%s: %m); directory quotas are not applied. "
+                          "They need ext4 with the \"quota,project\" features mounted with \"prjquota\", or XFS "
+                          "mounted with \"pquota\".",
+                          path, quota_step_to_string(report->unsupported_step));
+}
+
+static int verb_apply(const char *name) {
+        Context c;
+        bool warned = false;
+        int r, v;
+
+        v = systemd_version();
+        if (v >= SYSTEMD_VERSION_OWNS_DIRQUOTA) {
+                log_debug("systemd %d applies directory quotas itself, nothing to do.", v);
+                return EXIT_SUCCESS;
+        }
+
+        r = context_load(name, &c);
+        if (r < 0) {
+                context_done(&c);
+                return EXIT_FAILURE;
+        }
+        if (isempty(c.info.control_group)) {
+                log_error("%s has no control group (not starting?); cannot choose project IDs.", c.info.id);
+                context_done(&c);
+                return EXIT_FAILURE;
+        }
+
+        for (QuotaDirType t = 0; t < _QUOTA_DIR_TYPE_MAX; t++) {
+                const QuotaLimit *limit = &c.settings.limits[t];
+                QuotaTypeRun run = {};
+
+                STRV_FOREACH(d, c.info.directories[t]) {
+                        _cleanup_free_ char *path = directory_path(t, *d, c.info.dynamic_user);
+                        QuotaReport report = {};
+                        QuotaStep step;
+
+                        if (!path) {
+                                log_oom();
+                                context_done(&c);
+                                return quota_dir_type_exit_status(t);
+                        }
+                        r = quota_apply_directory(&quota_ops_linux, path, c.info.control_group, t, limit, &run,
+                                                  &report, &step);
+                        if (r < 0) {
+                                if (r == -EBUSY)
+                                        log_error("Failed to generate unique project ID for '%s'.", path);
+                                else if (r == -ENOMEDIUM)
+                                        log_error_errno(r, "Failed to set the limits of %s: its parent directory "
+                                                        "belongs to a project, so its size is not the disk's "
+                                                        "(a share in %sQuota= cannot be computed).",
+                                                        path, quota_dir_type_to_string(t));
+                                else
+                                        log_error_errno(r, "Failed to apply %sQuota= to %s (%s): %m",
+                                                        quota_dir_type_to_string(t), path, quota_step_to_string(step));
+                                context_done(&c);
+                                return quota_dir_type_exit_status(t);
+                        }
+                        if (report.unsupported && (limit->enforce || limit->accounting))
+                                warn_unsupported(path, &report, &warned);
+                        if (report.release_error < 0)
+                                log_warning_errno(report.release_error,
+                                                  "Failed to release project ID of %s, ignoring: %m", path);
+                        if (report.limits_set)
+                                log_debug("%s: project %" PRIu32 ", block limit %" PRIu64 " KiB, inode limit %" PRIu64 ".",
+                                          path, report.project_id, report.block_limit, report.inode_limit);
+                        else if (report.project_id > 0)
+                                log_debug("%s: project %" PRIu32 ".", path, report.project_id);
+                }
+        }
+        context_done(&c);
+        return EXIT_SUCCESS;
+}
+
+typedef struct TypeStatus {
+        uint32_t project_id;
+        uint64_t usage, limit;                  /* v258's (tt): UINT64_MAX when not accounted / not limited */
+        uint64_t inodes, inode_limit;           /* the same conventions */
+} TypeStatus;
+
+/* Reads the first directory of the type, as v258 does for StateDirectoryQuotaUsage. */
+static void type_status(const Context *c, QuotaDirType t, TypeStatus *ret) {
+        const QuotaLimit *limit = &c->settings.limits[t];
+        _cleanup_free_ char *path = NULL;
+        QuotaReport report = {};
+        struct dqblk dq;
+        int r;
+
+        *ret = (TypeStatus) { .usage = UINT64_MAX, .limit = UINT64_MAX, .inodes = UINT64_MAX,
+                              .inode_limit = UINT64_MAX };
+        if (!(limit->enforce || limit->accounting) || strv_length(c->info.directories[t]) == 0)
+                return;
+        path = directory_path(t, c->info.directories[t][0], c->info.dynamic_user);
+        if (!path)
+                return;
+        r = quota_read_usage(&quota_ops_linux, path, &ret->project_id, &dq, &report);
+        if (r < 0)
+                log_debug_errno(r, "Cannot read the quota of %s: %m", path);
+        if (r <= 0)
+                return;
+        if (limit->accounting) {
+                ret->usage = dq.dqb_curspace;
+                ret->inodes = dq.dqb_curinodes;
+        }
+        if (limit->enforce) {
+                ret->limit = dq.dqb_bhardlimit * QUOTA_BLOCK_SIZE;
+                ret->inode_limit = dq.dqb_ihardlimit;
+        }
+}
+
+static void json_write_u64(FILE *f, const char *key, uint64_t v, bool first) {
+        json_write_key(f, key, first);
+        fprintf(f, "%" PRIu64, v);
+}
+
+static void json_write_type(FILE *f, const Context *c, QuotaDirType t, const TypeStatus *s) {
+        const QuotaLimit *limit = &c->settings.limits[t];
+        bool first = true;
+
+        json_write_key(f, quota_dir_type_to_string(t), t == 0);
+        fputs("{", f);
+        json_write_key(f, "directories", true);
+        fputc('[', f);
+        STRV_FOREACH(d, c->info.directories[t]) {
+                _cleanup_free_ char *path = directory_path(t, *d, c->info.dynamic_user);
+
+                if (!first)
+                        fputc(',', f);
+                json_write_string(f, path);
+                first = false;
+        }
+        fputc(']', f);
+        json_write_u64(f, "projectId", s->project_id, false);
+        /* the settings as v258's D-Bus property (tus) carries them, and its (tt) usage pair */
+        json_write_u64(f, "quotaBytes", limit->enforce ? limit->absolute : UINT64_MAX, false);
+        json_write_u64(f, "quotaScale", limit->enforce ? limit->scale : UINT32_MAX, false);
+        json_write_key(f, "quotaEnforce", false);
+        fputs(limit->enforce ? "true" : "false", f);
+        json_write_key(f, "accounting", false);
+        fputs(limit->accounting ? "true" : "false", f);
+        json_write_u64(f, "usageBytes", s->usage, false);
+        json_write_u64(f, "limitBytes", s->limit, false);
+        json_write_u64(f, "inodes", s->inodes, false);
+        json_write_u64(f, "inodeLimit", s->inode_limit, false);
+        fputs("}", f);
+}
+
+static int verb_status(const char *name) {
+        TypeStatus status[_QUOTA_DIR_TYPE_MAX];
+        bool any = false;
+        Context c;
+
+        if (context_load(name, &c) < 0) {
+                context_done(&c);
+                return EXIT_FAILURE;
+        }
+        for (QuotaDirType t = 0; t < _QUOTA_DIR_TYPE_MAX; t++) {
+                type_status(&c, t, &status[t]);
+                any = any || status[t].usage != UINT64_MAX;
+        }
+
+        if (arg_json) {
+                fputs("{", stdout);
+                json_write_key(stdout, "unit", true);
+                json_write_string(stdout, c.info.id);
+                fputc(',', stdout);
+                for (QuotaDirType t = 0; t < _QUOTA_DIR_TYPE_MAX; t++)
+                        json_write_type(stdout, &c, t, &status[t]);
+                fputs("}\n", stdout);
+        } else {
+                for (QuotaDirType t = 0; t < _QUOTA_DIR_TYPE_MAX; t++)
+                        quota_print_status_line(stdout, quota_dir_type_to_string(t), status[t].usage,
+                                                status[t].limit);
+                if (!any)
+                        log_info("%s: no directory with …Accounting=yes and a project ID (systemctl status on "
+                                 "systemd 258 shows usage only with accounting on).",
+                                 c.info.id);
+        }
+        context_done(&c);
+        return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+static int verb_release(const char *name) {
+        Context c;
+        bool failed = false, warned = false;
+
+        if (context_load(name, &c) < 0) {
+                context_done(&c);
+                return EXIT_FAILURE;
+        }
+        for (QuotaDirType t = 0; t < _QUOTA_DIR_TYPE_MAX; t++)
+                STRV_FOREACH(d, c.info.directories[t])
+                        /* both places: DynamicUser= may have been switched since the IDs were set */
+                        for (int private = 0; private < 2; private++) {
+                                _cleanup_free_ char *path = directory_path(t, *d, private);
+                                QuotaReport report = {};
+                                QuotaStep step;
+                                int r;
+
+                                if (!path)
+                                        return log_oom(), EXIT_FAILURE;
+                                r = quota_release_directory(&quota_ops_linux, path, false, &report, &step);
+                                if (r == -ENOENT)
+                                        continue;
+                                if (r < 0) {
+                                        log_error_errno(r, "Failed to release %s (%s): %m", path,
+                                                        quota_step_to_string(step));
+                                        failed = true;
+                                } else if (report.release_error < 0) {
+                                        log_error_errno(report.release_error,
+                                                        "Failed to give %s project ID 0 again: %m", path);
+                                        failed = true;
+                                } else if (r > 0)
+                                        log_info("Released %s (project %" PRIu32 "): no limits, project ID 0.", path,
+                                                 report.project_id);
+                                if (report.unsupported)
+                                        warn_unsupported(path, &report, &warned);
+                        }
+        if (unit_settings_want_quota(&c.settings))
+                log_notice("%s still configures directory quotas; its next start sets them up again.", c.info.id);
+        context_done(&c);
+        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int main(int argc, char *argv[]) {
+        enum { ARG_JSON = 0x100, ARG_VERSION };
+        static const struct option options[] = {
+                { "json", no_argument, NULL, ARG_JSON },
+                { "help", no_argument, NULL, 'h' },
+                { "version", no_argument, NULL, ARG_VERSION },
+                {},
+        };
+        const char *verb, *unit;
+        int c;
+
+        log_set_program("urlboot-dirquota");
+        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+                switch (c) {
+                case ARG_JSON:
+                        arg_json = true;
+                        break;
+                case 'h':
+                        help();
+                        return EXIT_SUCCESS;
+                case ARG_VERSION:
+                        printf("urlboot-dirquota " URLBOOT_VERSION "\n");
+                        return EXIT_SUCCESS;
+                default:
+                        return EXIT_USAGE;
+                }
+
+        if (argc - optind != 2) {
+                log_error("Expected a command and one unit (try --help).");
+                return EXIT_USAGE;
+        }
+        verb = argv[optind];
+        unit = argv[optind + 1];
+        if (streq(verb, "apply"))
+                return verb_apply(unit);
+        if (streq(verb, "status"))
+                return verb_status(unit);
+        if (streq(verb, "release"))
+                return verb_release(unit);
+        log_error("Unknown command '%s' (apply, status, release).", verb);
+        return EXIT_USAGE;
+}
