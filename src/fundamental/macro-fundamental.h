@@ -20,5 +20,15 @@
 #define ALIGN_TO(x, align) (((x) + ((align) - 1)) & ~((__typeof__(x)) (align) - 1))
 
 #define _unused_ __attribute__((unused))
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
 #define _pure_ __attribute__((pure))
 #define _warn_unused_result_ __attribute__((warn_unused_result))
+
+/* Hand a pointer over to someone else: the cleanup handler then sees nothing to release. */
+#define TAKE_PTR(p)                             \
+        ({                                      \
+                __typeof__(p) _p = (p);         \
+                (p) = NULL;                     \
+                _p;                             \
+        })

@@ -14,8 +14,6 @@
 
 #include "macro-fundamental.h"
 
-#define _cleanup_(f) __attribute__((cleanup(f)))
-#define _printf_(a, b) __attribute__((format(printf, a, b)))
 #define _noreturn_ __attribute__((noreturn))
 
 static inline void freep(void *p) {
@@ -42,14 +40,7 @@ static inline void *mfree(void *p) {
 #define _cleanup_close_ _cleanup_(closep)
 #define _cleanup_fclose_ _cleanup_(fclosep)
 
-/* Hand a pointer or fd over to someone else: the cleanup handler then sees nothing to release. */
-#define TAKE_PTR(p)                             \
-        ({                                      \
-                __typeof__(p) _p = (p);         \
-                (p) = NULL;                     \
-                _p;                             \
-        })
-
+/* Hand an fd over to someone else (TAKE_PTR, for pointers, is in macro-fundamental.h). */
 #define TAKE_FD(fd)                             \
         ({                                      \
                 int _fd = (fd);                 \
