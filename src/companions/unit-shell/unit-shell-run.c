@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * A shell inside the sandbox of a running process.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "namespace-fork.h"
+#include "process-namespaces.h"
+#include "string-util.h"
+#include "unit-shell-run.h"
+
+/* In the grandchild, inside the sandbox: the lookups (PATH, the shells) happen in its root. */
+_noreturn_ static void exec_command_or_shell(char **command) {
+        if (command && command[0]) {
+                (void) execvp(command[0], command);
+                log_error_errno(errno, "Failed to execute '%s': %m", command[0]);
+                _exit(EXIT_FAILURE);
+        }
+
+        (void) execl(UNIT_SHELL_DEFAULT_SHELL, "-bash", (char *) NULL);
+        log_debug_errno(errno, "Failed to execute '" UNIT_SHELL_DEFAULT_SHELL "', ignoring: %m");
+        if (!streq(UNIT_SHELL_DEFAULT_SHELL, "/bin/bash")) {
+                (void) execl("/bin/bash", "-bash", (char *) NULL);
+                log_debug_errno(errno, "Failed to execute '/bin/bash', ignoring: %m");
+        }
+        (void) execl("/bin/sh", "-sh", (char *) NULL);
+        log_debug_errno(errno, "Failed to execute '/bin/sh', ignoring: %m");
+        log_error_errno(errno, "Failed to execute '" UNIT_SHELL_DEFAULT_SHELL "', '/bin/bash', and '/bin/sh': %m");
+        _exit(EXIT_FAILURE);
+}
+
+int unit_shell_report_end(int code, int status) {
+        switch (code) {
+        case CLD_EXITED:
+                if (status != EXIT_SUCCESS)
+                        log_error(UNIT_SHELL_CHILD_NAME " failed with exit status %d.", status);
+                return status;
+        case CLD_KILLED:
+        case CLD_DUMPED:
+                log_error(UNIT_SHELL_CHILD_NAME " terminated by signal %s.", signal_name(status));
+                return EXIT_FAILURE;
+        default:
+                log_error(UNIT_SHELL_CHILD_NAME " failed due to unknown reason.");
+                return EXIT_FAILURE;
+        }
+}
+
+int unit_shell_run(const char *unit, pid_t pid, char **command) {
+        _cleanup_strv_free_ char **args = NULL;
+        ProcessNamespaces ns;
+        pid_t child;
+        int r, code, status;
+
+        /* A copy: naming the children overwrites our command line, where command points. */
+        STRV_FOREACH(a, command)
+                if (strv_extend(&args, *a) < 0)
+                        return log_oom(), EXIT_FAILURE;
+
+        r = process_namespaces_open(pid, &ns);
+        if (r < 0) {
+                log_error_errno(r, "Failed to retrieve FDs of namespaces of %s: %m", unit);
+                return EXIT_FAILURE;
+        }
+
+        r = namespace_fork("(unit-shell-ns)", UNIT_SHELL_CHILD_NAME, &ns, &child);
+        if (r < 0) {
+                log_error_errno(r, "Failed to fork and enter the namespace of %s: %m", unit);
+                process_namespaces_close(&ns);
+                return EXIT_FAILURE;
+        }
+        if (r == 0)
+                exec_command_or_shell(args);
+
+        process_namespaces_close(&ns);
+        r = wait_for_child(child, &code, &status);
+        if (r < 0) {
+                log_error_errno(r, "Failed to wait for " UNIT_SHELL_CHILD_NAME ": %m");
+                return EXIT_FAILURE;
+        }
+        return unit_shell_report_end(code, status);
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * A shell (or a command) inside the sandbox of a running process: systemd-analyze unit-shell from
+ * the point where the unit's main PID is known.
+ */
+#pragma once
+
+#include <sys/types.h>
+
+/** The shell systemd is built with by default (meson's default-user-shell), tried first. */
+#define UNIT_SHELL_DEFAULT_SHELL "/bin/bash"
+
+/** How the waited-for process is called in messages, as in systemd-analyze. */
+#define UNIT_SHELL_CHILD_NAME "(unit-shell)"
+
+/**
+ * Open the pid, mount, network and user namespaces and the root directory of pid, fork into them
+ * and run command there (execvp(), with the caller's $PATH), or without one a login shell
+ * ("-bash", falling back to /bin/sh); then wait.
+ *
+ * Every failure is logged, with systemd-analyze v258's messages.
+ * @v unit     the unit whose main process pid is, for messages
+ * @v command  NULL-terminated argument vector, or NULL for the shell
+ * @ret        what to exit with: the command's exit status, or 1 (signal, failure)
+ */
+int unit_shell_run(const char *unit, pid_t pid, char **command);
+
+/**
+ * Report how a child ended, as systemd-analyze v258 does: nothing for success, "(unit-shell)
+ * failed with exit status N." or "(unit-shell) terminated by signal SIGx.".
+ *
+ * @v code    CLD_EXITED, CLD_KILLED, CLD_DUMPED
+ * @v status  exit status or signal
+ * @ret       what to exit with: the exit status, or 1 after a signal
+ */
+int unit_shell_report_end(int code, int status);

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlboot-unit-shell: a shell inside the sandbox of a service, as "systemd-analyze unit-shell" gives
+ * one from systemd 258 on; with --new-sandbox also for a service that is not running.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "manager-bus.h"
+#include "process-name.h"
+#include "string-util.h"
+#include "systemd-version.h"
+#include "transient-shell.h"
+#include "unit-name-mangle.h"
+#include "unit-shell-run.h"
+
+#define EXIT_USAGE 2
+/** The first systemd with "systemd-analyze unit-shell". */
+#define SYSTEMD_VERSION_UNIT_SHELL 258
+
+static ManagerScope arg_scope = MANAGER_SYSTEM;
+static bool arg_remote = false;
+static bool arg_new_sandbox = false;
+static ShellStdio arg_stdio = SHELL_STDIO_AUTO;
+
+static void help(void) {
+        printf("Usage: urlboot-unit-shell [OPTIONS] UNIT [COMMAND [ARG...]]\n"
+               "\n"
+               "Run COMMAND, or a login shell, inside the sandbox of UNIT's main process: its pid,\n"
+               "mount, network and user namespaces and its root directory, as\n"
+               "\"systemd-analyze unit-shell\" does from systemd 258 on. UNIT without a type is a\n"
+               ".service; everything after UNIT goes to COMMAND. The exit status is COMMAND's.\n"
+               "\n"
+               "Options:\n"
+               "  --system         the system's service manager (default)\n"
+               "  --user           the calling user's service manager\n"
+               "  --new-sandbox    do not enter the running process: start a new transient service\n"
+               "                   with UNIT's sandboxing settings (see the man page for which) and\n"
+               "                   run COMMAND or the shell in it; UNIT need not be running\n"
+               "  --pty            with --new-sandbox: give the shell a new terminal (default when\n"
+               "                   stdin and stdout are terminals)\n"
+               "  --pipe           with --new-sandbox: give it our stdin, stdout and stderr\n"
+               "  -h --help        this help\n"
+               "  --version        print the version\n"
+               "\n"
+               "-H/--host and -M/--machine are refused, as systemd-analyze refuses them here.\n");
+}
+
+/* Returns 1 to go on, 0 to exit successfully, negative to exit with a usage error. */
+static int parse_argv(int argc, char *argv[]) {
+        enum { ARG_VERSION = 0x100, ARG_SYSTEM, ARG_USER, ARG_NEW_SANDBOX, ARG_PTY, ARG_PIPE };
+        static const struct option options[] = {
+                { "help", no_argument, NULL, 'h' },
+                { "version", no_argument, NULL, ARG_VERSION },
+                { "system", no_argument, NULL, ARG_SYSTEM },
+                { "user", no_argument, NULL, ARG_USER },
+                { "host", required_argument, NULL, 'H' },
+                { "machine", required_argument, NULL, 'M' },
+                { "new-sandbox", no_argument, NULL, ARG_NEW_SANDBOX },
+                { "pty", no_argument, NULL, ARG_PTY },
+                { "pipe", no_argument, NULL, ARG_PIPE },
+                {},
+        };
+        int c;
+
+        /* "+": options end at UNIT, so that COMMAND's options stay COMMAND's ("ls -l"). */
+        while ((c = getopt_long(argc, argv, "+hH:M:", options, NULL)) >= 0)
+                switch (c) {
+                case 'h':
+                        help();
+                        return 0;
+                case ARG_VERSION:
+                        puts("urlboot-unit-shell " URLBOOT_VERSION);
+                        return 0;
+                case ARG_SYSTEM:
+                        arg_scope = MANAGER_SYSTEM;
+                        break;
+                case ARG_USER:
+                        arg_scope = MANAGER_USER;
+                        break;
+                case 'H':
+                case 'M':
+                        arg_remote = true;
+                        break;
+                case ARG_NEW_SANDBOX:
+                        arg_new_sandbox = true;
+                        break;
+                case ARG_PTY:
+                        arg_stdio = SHELL_STDIO_PTY;
+                        break;
+                case ARG_PIPE:
+                        arg_stdio = SHELL_STDIO_PIPE;
+                        break;
+                default:
+                        return -EINVAL;
+                }
+
+        if (optind >= argc) {
+                log_error("Missing the unit (see --help).");
+                return -EINVAL;
+        }
+        if (arg_stdio != SHELL_STDIO_AUTO && !arg_new_sandbox) {
+                log_error("--pty and --pipe go with --new-sandbox: in a running service the shell uses our terminal.");
+                return -EINVAL;
+        }
+        return 1;
+}
+
+/* From 258 on systemd has this itself: say so, and do it anyway (scripts may call us). */
+static void point_at_systemd_analyze(void) {
+        int v = systemd_version();
+
+        if (v >= SYSTEMD_VERSION_UNIT_SHELL && !arg_new_sandbox)
+                log_notice("systemd %d is installed: \"systemd-analyze unit-shell\" does the same natively.", v);
+}
+
+/* The two lines systemd's tools print when the manager cannot be reached. */
+static void log_connect_error(int r) {
+        const char *scope = manager_scope_name(arg_scope);
+
+        if (r == -EHOSTDOWN)
+                log_error("System has not been booted with systemd as init system (PID 1). Can't operate.");
+        if (r == -ENOMEDIUM)
+                log_error_errno(r, "Failed to connect to %s scope bus via local transport: $DBUS_SESSION_BUS_ADDRESS "
+                                   "and $XDG_RUNTIME_DIR not defined (consider using --machine=<user>@.host --user to "
+                                   "connect to bus of other user)", scope);
+        else if (r == -EPERM || r == -EACCES)
+                log_error_errno(r, "Failed to connect to %s scope bus via local transport: Operation not permitted "
+                                   "(consider using --machine=<user>@.host --user to connect to bus of other user)",
+                                scope);
+        else
+                log_error_errno(r, "Failed to connect to %s scope bus via local transport: %m", scope);
+}
+
+static int mangle_unit(const char *arg, char **ret) {
+        int r;
+
+        r = unit_name_mangle(arg, ".service", ret);
+        if (r < 0)
+                return log_error_errno(r, "Failed to mangle name '%s': %m", arg);
+        if (r & UNIT_NAME_MANGLED_GLOB)
+                log_notice("Glob pattern passed as unit, but globs are not supported for this.");
+        if (r & UNIT_NAME_MANGLED_ESCAPED) {
+                size_t n = strlen(*ret) - (r & UNIT_NAME_MANGLED_SUFFIXED ? strlen(".service") : 0);
+
+                log_notice("Invalid unit name \"%s\" escaped as \"%.*s\"%s.", arg, (int) n, *ret,
+                           r & UNIT_NAME_MANGLED_GLOB ? "" : " (maybe you should use systemd-escape?)");
+        }
+        return 0;
+}
+
+/* The steps of systemd-analyze unit-shell, each failure with its message; returns the exit status. */
+static int run(const char *arg, char **command) {
+        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+        _cleanup_free_ char *unit = NULL;
+        sd_bus *bus = NULL;
+        pid_t pid;
+        int r;
+
+        if (arg_remote) {
+                log_error("Cannot spawn a unit shell for a remote service.");
+                return EXIT_FAILURE;
+        }
+        if (mangle_unit(arg, &unit) < 0)
+                return EXIT_FAILURE;
+
+        r = manager_bus_connect(arg_scope, &bus);
+        if (r < 0) {
+                log_connect_error(r);
+                return EXIT_FAILURE;
+        }
+
+        if (arg_new_sandbox) {
+                r = transient_shell_run(bus, unit, command, arg_stdio);
+                sd_bus_flush_close_unref(bus);
+                return r;
+        }
+
+        r = unit_get_main_pid(bus, unit, &pid, &error);
+        sd_bus_flush_close_unref(bus);
+        if (r < 0) {
+                log_error_errno(r, "Failed to get the main PID of %s: %s", unit, bus_error_text(&error, r));
+                return EXIT_FAILURE;
+        }
+        if (pid == 0) {
+                log_error_errno(ESRCH, "Unit %s has no MainPID (hint: inactive?)", unit);
+                return EXIT_FAILURE;
+        }
+
+        return unit_shell_run(unit, pid, command);
+}
+
+int main(int argc, char *argv[]) {
+        int r;
+
+        log_set_program("urlboot-unit-shell");
+        process_name_init(argv);
+
+        r = parse_argv(argc, argv);
+        if (r <= 0)
+                return r < 0 ? EXIT_USAGE : EXIT_SUCCESS;
+
+        point_at_systemd_analyze();
+        return run(argv[optind], argc - optind > 1 ? argv + optind + 1 : NULL);
+}
