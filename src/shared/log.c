@@ -89,6 +89,19 @@ static bool stderr_is_kmsg(void) {
                minor(st.st_rdev) == 11;
 }
 
+/* Writes the message with every control character as \xNN: names from archives and servers
+ * must not start a new (forged) log line or reach a terminal as an escape sequence. */
+static void write_escaped(FILE *f, const char *s) {
+        for (; *s; s++) {
+                unsigned char c = (unsigned char) *s;
+
+                if (c < ' ' || c == 0x7f)
+                        fprintf(f, "\\x%02x", c);
+                else
+                        fputc(c, f);
+        }
+}
+
 int log_internal(int level, int error, const char *format, ...) {
         int saved_errno = errno;
         va_list ap;
@@ -98,19 +111,23 @@ int log_internal(int level, int error, const char *format, ...) {
 
         if (level <= log_get_max_level()) {
                 bool prefix = prefix_mode >= 0 ? prefix_mode : (stderr_is_journal() || stderr_is_kmsg());
+                char *text = NULL;
+                int n;
 
                 /* %m in the format refers to the error we were given, not whatever errno holds. */
                 errno = error;
+                va_start(ap, format);
+                n = vasprintf(&text, format, ap);
+                va_end(ap);
                 flockfile(stderr);
                 if (prefix)
                         fprintf(stderr, "<%d>", level);
                 else
                         fprintf(stderr, "%s: ", program ?: program_invocation_short_name);
-                va_start(ap, format);
-                vfprintf(stderr, format, ap);
-                va_end(ap);
+                write_escaped(stderr, n >= 0 ? text : "(cannot format the message: out of memory)");
                 fputc('\n', stderr);
                 funlockfile(stderr);
+                free(text);
         }
 
         errno = saved_errno;

@@ -7,6 +7,8 @@
  * log to /dev/kmsg-like streams), each line carries a "<N>" syslog priority prefix so the journal
  * records the right level. Otherwise lines are "program: message".
  * The threshold comes from $URLBOOT_LOG_LEVEL, then $SYSTEMD_LOG_LEVEL, default "info".
+ * Control characters in a message (from a name in an archive, a server's error text...) are
+ * written as \xNN, so one call is always exactly one line and never a terminal escape sequence.
  */
 #pragma once
 
