@@ -97,14 +97,14 @@ static int parse_option(PullExpression *e, const char *opt, char **ret_reason) {
                 e->verify = m;
                 e->verify_explicit = true;
         } else if ((v = startswith(opt, "sha256="))) {
-                if (!sha256_hex_is_valid(v))
+                char digest[65];
+
+                if (!sha256_hex_is_valid(v) || sha256_hex_normalize(v, digest) < 0)
                         return fail(ret_reason, "option '%s' needs 64 hexadecimal digits", opt);
                 free(e->sha256);
-                e->sha256 = strdup(v);
+                e->sha256 = strdup(digest);
                 if (!e->sha256)
                         return -ENOMEM;
-                for (char *c = e->sha256; *c; c++)
-                        *c = (char) tolower((unsigned char) *c);
         } else if ((v = startswith(opt, "mirror="))) {
                 if (!import_url_is_valid(v))
                         return fail(ret_reason, "option '%s' needs an http, https or file URL (escape its ':' as '\\:')",

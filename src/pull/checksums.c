@@ -3,49 +3,86 @@
  * @file
  * SHA256SUMS files.
  */
-#include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "checksums.h"
 #include "import-types.h"
 
+typedef struct Span {
+        const char *p;
+        size_t n;
+} Span;
+
+static bool span_eat_prefix(Span *s, const char *prefix) {
+        size_t l = strlen(prefix);
+
+        if (s->n < l || memcmp(s->p, prefix, l) != 0)
+                return false;
+        s->p += l;
+        s->n -= l;
+        return true;
+}
+
+static bool span_eat_suffix(Span *s, const char *suffix) {
+        size_t l = strlen(suffix);
+
+        if (s->n < l || memcmp(s->p + s->n - l, suffix, l) != 0)
+                return false;
+        s->n -= l;
+        return true;
+}
+
+/* The name as listed equals name, also when it is written "./name". */
+static bool span_names(Span listed, const char *name) {
+        size_t l = strlen(name);
+
+        (void) span_eat_prefix(&listed, "./");
+        return listed.n == l && memcmp(listed.p, name, l) == 0;
+}
+
+/* "HEX  NAME", "HEX *NAME" or "HEX NAME": the digest span if the line lists name. */
+static bool gnu_line(Span line, const char *name, Span *ret_hex) {
+        Span rest;
+
+        if (line.n < 66 || line.p[64] != ' ')
+                return false;
+        rest = (Span) { line.p + 65, line.n - 65 };
+        if (!span_eat_prefix(&rest, " "))
+                (void) span_eat_prefix(&rest, "*");
+        if (!span_names(rest, name))
+                return false;
+        *ret_hex = (Span) { line.p, 64 };
+        return true;
+}
+
+/* "SHA256 (NAME) = HEX" */
+static bool bsd_line(Span line, const char *name, Span *ret_hex) {
+        Span rest = line;
+
+        if (!span_eat_prefix(&rest, "SHA256 (") || rest.n < 64 + 4)
+                return false;
+        *ret_hex = (Span) { rest.p + rest.n - 64, 64 };
+        rest.n -= 64;
+        if (!span_eat_suffix(&rest, ") = "))
+                return false;
+        return span_names(rest, name);
+}
+
 int checksums_find(const char *text, size_t size, const char *name, char ret_hex[65]) {
-        size_t name_len = strlen(name);
         const char *p = text, *end = text + size;
 
         while (p < end) {
                 const char *nl = memchr(p, '\n', (size_t) (end - p));
-                const char *n;
-                size_t len;
+                Span line = { p, (size_t) ((nl ?: end) - p) }, hex;
 
-                if (!nl)
-                        break;
-                len = (size_t) (nl - p);
-
-                /* 64 hex digits, then one of "  ", " *" or " " before the name */
-                if (len > 65) {
-                        n = p + 64;
-                        if (n[0] == ' ' && (n[1] == ' ' || n[1] == '*'))
-                                n += 2;
-                        else if (n[0] == ' ')
-                                n += 1;
-                        else
-                                n = NULL;
-
-                        if (n && (size_t) (nl - n) == name_len && memcmp(n, name, name_len) == 0) {
-                                char hex[65];
-                                memcpy(hex, p, 64);
-                                hex[64] = 0;
-                                if (!sha256_hex_is_valid(hex))
-                                        return -EBADMSG;
-                                for (int i = 0; i < 64; i++)
-                                        ret_hex[i] = (char) tolower((unsigned char) hex[i]);
-                                ret_hex[64] = 0;
-                                return 0;
-                        }
-                }
-                p = nl + 1;
+                p = nl ? nl + 1 : end;
+                (void) span_eat_suffix(&line, "\r");
+                if (!gnu_line(line, name, &hex) && !bsd_line(line, name, &hex))
+                        continue;
+                /* sha256_hex_normalize() reads exactly 64 characters: the span has them. */
+                return sha256_hex_normalize(hex.p, ret_hex) < 0 ? -EBADMSG : 0;
         }
         return -ENOENT;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "decompress.h"
 #include "macro.h"
@@ -47,11 +48,29 @@ const char *compression_to_string(Compression c) {
         return c < _COMPRESSION_MAX ? names[c] : NULL;
 }
 
-static int init_stream(Decompressor *d) {
+/* zstd's window sizes: 1 KiB to 2 GiB (its public header keeps these in the static-only part). */
+#define ZSTD_WINDOW_LOG_MIN 10
+#define ZSTD_WINDOW_LOG_MAX 31
+
+/* The largest zstd window (a power of two) within budget. */
+static int zstd_window_log(uint64_t budget) {
+        int log = ZSTD_WINDOW_LOG_MIN;
+
+        while (log < ZSTD_WINDOW_LOG_MAX && (UINT64_C(1) << (log + 1)) <= budget)
+                log++;
+        return log;
+}
+
+static int init_stream(Decompressor *d, uint64_t memory_budget) {
         switch (d->type) {
         case COMPRESSION_ZSTD:
                 d->zstd = ZSTD_createDStream();
-                return d->zstd ? 0 : -ENOMEM;
+                if (!d->zstd)
+                        return -ENOMEM;
+                if (memory_budget > 0 &&
+                    ZSTD_isError(ZSTD_DCtx_setParameter(d->zstd, ZSTD_d_windowLogMax, zstd_window_log(memory_budget))))
+                        return -EINVAL;
+                return 0;
         case COMPRESSION_GZIP:
                 d->gz = (z_stream) {};
                 /* 15 + 16: gzip only, largest window */
@@ -64,7 +83,7 @@ static int init_stream(Decompressor *d) {
         }
 }
 
-int decompressor_new(Compression c, Decompressor **ret) {
+int decompressor_new(Compression c, uint64_t memory_budget, Decompressor **ret) {
         Decompressor *d;
         int r;
 
@@ -74,7 +93,7 @@ int decompressor_new(Compression c, Decompressor **ret) {
         if (!d)
                 return -ENOMEM;
         d->type = c;
-        r = init_stream(d);
+        r = init_stream(d, memory_budget);
         if (r < 0) {
                 free(d);
                 return r;
@@ -124,7 +143,7 @@ static int push_zstd(Decompressor *d, const void *data, size_t size, SparseFile 
                 o.pos = 0;
                 z = ZSTD_decompressStream(d->zstd, &o, &in);
                 if (ZSTD_isError(z))
-                        return -EBADMSG;
+                        return ZSTD_getErrorCode(z) == ZSTD_error_frameParameter_windowTooLarge ? -E2BIG : -EBADMSG;
                 sparse_file_commit(out, o.pos);
                 /* 0 means a frame is complete; the next bytes may start another one. A call that
                  * neither read nor wrote says nothing new (after a frame it hints at the next). */

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sparse-file.h"
 
@@ -31,11 +32,18 @@ const char *compression_to_string(Compression c);
 
 typedef struct Decompressor Decompressor;
 
-/** A decoder for zstd, gzip, bzip2 or none (a copy). xz goes to xz_decode_to_file(): -EOPNOTSUPP. */
-int decompressor_new(Compression c, Decompressor **ret);
+/**
+ * A decoder for zstd, gzip, bzip2 or none (a copy). xz goes to xz_decode_to_file(): -EOPNOTSUPP.
+ * @v memory_budget  bytes the decoder may use (zstd's window; gzip and bzip2 need little): 0 for
+ *                   the library's default (zstd: 128 MiB)
+ */
+int decompressor_new(Compression c, uint64_t memory_budget, Decompressor **ret);
 void decompressor_free(Decompressor *d);
 
-/** Feed input; output is appended to out. @ret 0, -EBADMSG for corrupt data, or out's error. */
+/**
+ * Feed input; output is appended to out.
+ * @ret 0, -EBADMSG for corrupt data, -E2BIG for a zstd window over the budget, or out's error
+ */
 int decompressor_push(Decompressor *d, const void *data, size_t size, SparseFile *out);
 
 /** Input ended. @ret 0, or -EPIPE if the compressed stream is incomplete. */

@@ -17,6 +17,10 @@
 
 #define MAX_REDIRECTS 10
 #define CONNECT_TIMEOUT 30
+/* Retry-After beyond a day is nonsense; the retry policy caps what it honours much lower. */
+#define RETRY_AFTER_SANE_MAX (24 * 3600L)
+/* All header lines of one answer (redirects included): more is not a file server talking. */
+#define HEADERS_MAX (256 * 1024)
 
 typedef struct Fetch {
         const HttpRequest *request;
@@ -27,6 +31,9 @@ typedef struct Fetch {
         int callback_error;
         uint64_t last_activity;         /* monotonic µs of the last byte (or of the start) */
         bool stalled;
+        size_t header_bytes;
+        char *content_range;            /* of the final answer */
+        char why[160];                  /* set with -ESTALE/-EPROTO from headers_complete() */
 } Fetch;
 
 static uint64_t now_usec(void) {
@@ -64,11 +71,14 @@ static char *header_value(const char *line, size_t n, const char *name) {
 }
 
 /* A new header block (a redirect's, or a 100 Continue's) starts over. */
-static void reset_headers(HttpResponse *r) {
+static void reset_headers(Fetch *f) {
+        HttpResponse *r = f->response;
+
         free(r->etag);
         free(r->last_modified);
         r->etag = r->last_modified = NULL;
         r->retry_after = 0;
+        f->content_range = mfree(f->content_range);
 }
 
 static size_t on_header(char *line, size_t size, size_t nitems, void *userdata) {
@@ -76,8 +86,14 @@ static size_t on_header(char *line, size_t size, size_t nitems, void *userdata) 
         size_t n = size * nitems;
         char *v;
 
+        f->header_bytes += n;
+        if (f->header_bytes > HEADERS_MAX) {
+                snprintf(f->why, sizeof f->why, "the response headers are too large (over %u KiB)", HEADERS_MAX / 1024);
+                f->callback_error = -EPROTO;
+                return 0; /* libcurl stops the transfer */
+        }
         if (n >= 5 && strncmp(line, "HTTP/", 5) == 0) {
-                reset_headers(f->response);
+                reset_headers(f);
                 return n;
         }
         if ((v = header_value(line, n, "ETag"))) {
@@ -86,19 +102,67 @@ static size_t on_header(char *line, size_t size, size_t nitems, void *userdata) 
         } else if ((v = header_value(line, n, "Last-Modified"))) {
                 free(f->response->last_modified);
                 f->response->last_modified = v;
+        } else if ((v = header_value(line, n, "Content-Range"))) {
+                free(f->content_range);
+                f->content_range = v;
         } else if ((v = header_value(line, n, "Retry-After"))) {
                 char *end;
                 long s = strtol(v, &end, 10);
                 if (*v && !*end && s >= 0)
-                        f->response->retry_after = (unsigned) MIN(s, 3600L);
+                        f->response->retry_after = (unsigned) MIN(s, RETRY_AFTER_SANE_MAX);
                 else {
                         time_t t = curl_getdate(v, NULL), now = time(NULL);
                         if (t > now)
-                                f->response->retry_after = (unsigned) MIN((long) (t - now), 3600L);
+                                f->response->retry_after = (unsigned) MIN((long) (t - now), RETRY_AFTER_SANE_MAX);
                 }
                 free(v);
         }
         return n;
+}
+
+/* "bytes FIRST-LAST/TOTAL", or with "*" as TOTAL when unknown (RFC 9110 14.4): total -1 then. */
+static int parse_content_range(const char *s, uint64_t *ret_first, uint64_t *ret_last, int64_t *ret_total) {
+        unsigned long long first, last, total;
+        int end = 0;
+
+        if (!s)
+                return -EBADMSG;
+        if (sscanf(s, "bytes %llu-%llu/%llu%n", &first, &last, &total, &end) == 3 && s[end] == 0 &&
+            last >= first && total > last && total <= INT64_MAX) {
+                *ret_total = (int64_t) total;
+        } else if (sscanf(s, "bytes %llu-%llu/*%n", &first, &last, &end) == 2 && s[end] == 0 && last >= first &&
+                   last < INT64_MAX) {
+                *ret_total = -1;
+        } else
+                return -EBADMSG;
+        *ret_first = first;
+        *ret_last = last;
+        return 0;
+}
+
+/* A 206 must continue exactly where we asked, with as many bytes as its range says. */
+static int check_partial(Fetch *f, int64_t content_length) {
+        HttpResponse *r = f->response;
+        uint64_t first, last;
+        int64_t total;
+
+        if (parse_content_range(f->content_range, &first, &last, &total) < 0) {
+                snprintf(f->why, sizeof f->why, "a partial answer (206) with %s Content-Range",
+                         f->content_range ? "a malformed" : "no");
+                return -ESTALE;
+        }
+        if (first != f->request->offset) {
+                snprintf(f->why, sizeof f->why, "the partial answer starts at byte %llu, not at %llu as asked",
+                         (unsigned long long) first, (unsigned long long) f->request->offset);
+                return -ESTALE;
+        }
+        if (content_length >= 0 && (uint64_t) content_length != last - first + 1) {
+                snprintf(f->why, sizeof f->why, "the partial answer's Content-Length (%lld) disagrees with its "
+                         "Content-Range (%s)", (long long) content_length, f->content_range);
+                return -ESTALE;
+        }
+        r->total_size = total >= 0 ? total : -1;
+        return 0;
 }
 
 /* Runs once, before the first body byte: learn status and sizes, decide about skipping. */
@@ -118,12 +182,15 @@ static int headers_complete(Fetch *f) {
                 return 0; /* an error body: the caller never sees it */
 
         r->partial = r->status == 206;
-        if (f->request->offset > 0 && !r->partial)
-                f->skip = f->request->offset;
-        if (cl >= 0)
-                r->total_size = r->partial ? (int64_t) f->request->offset + cl : cl;
-        else
-                r->total_size = -1;
+        if (r->partial) {
+                int k = check_partial(f, cl);
+                if (k < 0)
+                        return k;
+        } else {
+                if (f->request->offset > 0)
+                        f->skip = f->request->offset;
+                r->total_size = cl >= 0 ? cl : -1;
+        }
 
         if (f->request->on_headers)
                 return f->request->on_headers(r, f->request->userdata);
@@ -186,6 +253,10 @@ static int classify_status(long status) {
 
 static int classify_curl(CURLcode c) {
         switch (c) {
+        case CURLE_OUT_OF_MEMORY:
+                /* What libcurl 7.88 says for a response header line over its 100 KiB limit (and for
+                 * little else in practice): asking again gets the same answer. */
+                return -EPROTO;
         case CURLE_FILE_COULDNT_READ_FILE:
         case CURLE_REMOTE_FILE_NOT_FOUND:
                 return -ENOENT;
@@ -203,9 +274,20 @@ static int classify_curl(CURLcode c) {
         }
 }
 
+/* After a refused redirect: was its target plain http? */
+static bool redirect_is_plain_http(CURL *curl) {
+        char *url = NULL;
+
+        (void) curl_easy_getinfo(curl, CURLINFO_REDIRECT_URL, &url);
+        if (!url)
+                (void) curl_easy_getinfo(curl, CURLINFO_EFFECTIVE_URL, &url);
+        return url && startswith(url, "http://");
+}
+
 int http_fetch(const HttpRequest *request, HttpResponse *response, char *error, size_t error_size) {
         char errbuf[CURL_ERROR_SIZE] = "";
         Fetch f = { .request = request, .response = response };
+        bool downgrade_refused = startswith(request->url, "https://") && !request->allow_downgrade;
         struct curl_slist *headers = NULL;
         char range[64];
         CURLcode c;
@@ -223,8 +305,9 @@ int http_fetch(const HttpRequest *request, HttpResponse *response, char *error, 
         curl_easy_setopt(f.curl, CURLOPT_FOLLOWLOCATION, 1L);
         curl_easy_setopt(f.curl, CURLOPT_MAXREDIRS, (long) MAX_REDIRECTS);
         curl_easy_setopt(f.curl, CURLOPT_PROTOCOLS_STR, "http,https,file");
-        /* A server may send us elsewhere on the web, never into the local file system. */
-        curl_easy_setopt(f.curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+        /* A server may send us elsewhere on the web, never into the local file system, and an https
+         * URL was chosen so that nobody on the way can change what arrives. */
+        curl_easy_setopt(f.curl, CURLOPT_REDIR_PROTOCOLS_STR, downgrade_refused ? "https" : "http,https");
         curl_easy_setopt(f.curl, CURLOPT_CONNECTTIMEOUT, (long) CONNECT_TIMEOUT);
         curl_easy_setopt(f.curl, CURLOPT_USERAGENT, "urlboot-pull/" URLBOOT_VERSION);
         curl_easy_setopt(f.curl, CURLOPT_HEADERFUNCTION, on_header);
@@ -262,13 +345,23 @@ int http_fetch(const HttpRequest *request, HttpResponse *response, char *error, 
 
         if (f.callback_error < 0) {
                 r = f.callback_error;
-                snprintf(error, error_size, "%s", strerror(-r));
+                snprintf(error, error_size, "%s", f.why[0] ? f.why : strerror(-r));
         } else if (f.stalled) {
                 r = -EAGAIN;
                 snprintf(error, error_size, "no data for %u s", MAX(request->stall_timeout, 1u));
+        } else if (c == CURLE_UNSUPPORTED_PROTOCOL && downgrade_refused && redirect_is_plain_http(f.curl)) {
+                r = -EPROTO;
+                snprintf(error, error_size, "the server redirected to a plain http URL, which is refused for an https "
+                         "one (--allow-http-redirect allows it)");
         } else if (c != CURLE_OK) {
+                const char *message = errbuf[0] ? errbuf : curl_easy_strerror(c);
+
                 r = classify_curl(c);
-                snprintf(error, error_size, "%s", errbuf[0] ? errbuf : curl_easy_strerror(c));
+                if (c == CURLE_OUT_OF_MEMORY)
+                        snprintf(error, error_size, "the response headers are too large for libcurl (over "
+                                 "100 KiB), or memory ran out");
+                else
+                        snprintf(error, error_size, "%s", message);
         } else if (response->status >= 300) {
                 r = classify_status(response->status);
                 snprintf(error, error_size, "HTTP status %ld", response->status);
@@ -281,5 +374,6 @@ int http_fetch(const HttpRequest *request, HttpResponse *response, char *error, 
 
         curl_slist_free_all(headers);
         curl_easy_cleanup(f.curl);
+        free(f.content_range);
         return r;
 }

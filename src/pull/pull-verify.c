@@ -14,22 +14,29 @@
 #include "log.h"
 #include "macro.h"
 #include "pull-verify.h"
+#include "retry-policy.h"
 #include "string-util.h"
 #include "url.h"
 #include "verify-signature.h"
 
-#define BACKOFF_MAX_SEC 30
+/* Files fetched beside the image are small; a server sending more is not serving checksums. */
+#define BESIDE_MAX (1024 * 1024)
 
 typedef struct Buffer {
         char *data;
         size_t size;
 } Buffer;
 
+static void buffer_done(Buffer *b) {
+        free(b->data);
+        *b = (Buffer) {};
+}
+
 static int buffer_append(const void *data, size_t size, void *userdata) {
         Buffer *b = userdata;
         char *n;
 
-        if (b->size + size > 1024 * 1024)
+        if (b->size + size > BESIDE_MAX)
                 return -EFBIG;
         n = realloc(b->data, b->size + size + 1);
         if (!n)
@@ -41,8 +48,9 @@ static int buffer_append(const void *data, size_t size, void *userdata) {
         return 0;
 }
 
-/* Fetches a small file beside the image, with the same retry rules. */
+/* Fetches a small file beside the image, with the same retry rules as the image. */
 static int fetch_beside(Attempt *a, const char *name, Buffer *ret) {
+        RetryPolicy policy = { .max_retries = a->o->retries, .max_wait_total = a->o->retry_wait_total };
         _cleanup_free_ char *url = NULL;
         char why[512];
         int r;
@@ -50,18 +58,20 @@ static int fetch_beside(Attempt *a, const char *name, Buffer *ret) {
         r = url_change_last_component(a->url, name, &url);
         if (r < 0)
                 return r;
-        for (unsigned tries = 0;; tries++) {
+        for (;;) {
                 HttpRequest req = { .url = url, .stall_timeout = a->o->stall_timeout, .ca_file = a->o->ca_file,
-                                    .cancel = a->o->cancel, .on_data = buffer_append, .userdata = ret };
+                                    .allow_downgrade = a->o->allow_downgrade, .cancel = a->o->cancel,
+                                    .on_data = buffer_append, .userdata = ret };
                 HttpResponse resp;
+                unsigned delay;
 
-                free(ret->data);
-                *ret = (Buffer) {};
+                buffer_done(ret);
                 r = http_fetch(&req, &resp, why, sizeof why);
+                delay = resp.retry_after;
                 http_response_done(&resp);
-                if (r != -EAGAIN || tries >= a->o->retries)
+                if (r != -EAGAIN || !retry_policy_next(&policy, delay, &delay))
                         break;
-                if (!attempt_sleep(a->o, MIN(1u << tries, (unsigned) BACKOFF_MAX_SEC)))
+                if (!attempt_sleep(a->o, delay))
                         return -EINTR;
         }
         if (r < 0 && r != -ENOENT)
@@ -69,10 +79,56 @@ static int fetch_beside(Attempt *a, const char *name, Buffer *ret) {
         return r;
 }
 
+/* SHA256SUMS beside the image, or else FILE.sha256; ret_name says which was found. */
+static int fetch_sums(Attempt *a, const char *file, Buffer *ret, char **ret_name) {
+        _cleanup_free_ char *alt = NULL;
+        int r;
+
+        r = fetch_beside(a, "SHA256SUMS", ret);
+        if (r != -ENOENT) {
+                *ret_name = NULL;
+                return r;
+        }
+        if (asprintf(&alt, "%s.sha256", file) < 0)
+                return -ENOMEM;
+        r = fetch_beside(a, alt, ret);
+        if (r >= 0)
+                *ret_name = TAKE_PTR(alt);
+        return r;
+}
+
+/* FILE.sha256 may hold just the digest (and a line end), or SHA256SUMS lines. */
+static int digest_from_sums(const Buffer *sums, bool per_file, const char *file, char ret[65]) {
+        if (per_file && sums->size >= 64 &&
+            (sums->size == 64 || memchr("\r\n ", sums->data[64], 3)) && sha256_hex_normalize(sums->data, ret) >= 0)
+                return 0;
+        return checksums_find(sums->data, sums->size, file, ret);
+}
+
+/* SHA256SUMS.gpg (or .asc) for SHA256SUMS, FILE.sha256.gpg for FILE.sha256. */
+static int check_signature(Attempt *a, const Buffer *sums, const char *per_file_name) {
+        _cleanup_(buffer_done) Buffer sig = {};
+        _cleanup_free_ char *alt = NULL;
+        const char *sig_name = "SHA256SUMS.gpg";
+        int r;
+
+        if (per_file_name) {
+                if (asprintf(&alt, "%s.gpg", per_file_name) < 0)
+                        return -ENOMEM;
+                sig_name = alt;
+        }
+        r = fetch_beside(a, sig_name, &sig);
+        if (r == -ENOENT && !per_file_name)
+                r = fetch_beside(a, sig_name = "SHA256SUMS.asc", &sig);
+        if (r < 0)
+                return attempt_fail(a, r, "Cannot fetch the signature %s beside %s (%s). Use verify=checksum to "
+                                    "skip signatures.", sig_name, a->url, strerror(-r));
+        return verify_signature(sums->data, sums->size, sig.data, sig.size, a->o->keyring, a->error, a->error_size);
+}
+
 int pull_load_expected_digest(Attempt *a) {
-        _cleanup_free_ char *file = NULL;
-        Buffer sums = {}, sig = {};
-        const char *sums_name = "SHA256SUMS";
+        _cleanup_free_ char *file = NULL, *per_file_name = NULL;
+        _cleanup_(buffer_done) Buffer sums = {};
         int r;
 
         if (a->o->sha256) {
@@ -86,62 +142,17 @@ int pull_load_expected_digest(Attempt *a) {
         if (r < 0)
                 return attempt_fail(a, r, "Cannot tell the file name of %s for its checksum.", a->url);
 
-        r = fetch_beside(a, "SHA256SUMS", &sums);
-        if (r == -ENOENT) {
-                _cleanup_free_ char *alt = NULL;
-                if (asprintf(&alt, "%s.sha256", file) < 0)
-                        return -ENOMEM;
-                sums_name = "FILE.sha256";
-                r = fetch_beside(a, alt, &sums);
-                /* FILE.sha256 may hold just the digest. */
-                if (r >= 0 && sums.size >= 64 && sha256_hex_is_valid(strndupa(sums.data, 64)) &&
-                    (sums.size == 64 || sums.data[64] == '\n' || sums.data[64] == ' ')) {
-                        memcpy(a->expected, sums.data, 64);
-                        a->expected[64] = 0;
-                        for (int i = 0; i < 64; i++)
-                                if (a->expected[i] >= 'A' && a->expected[i] <= 'F')
-                                        a->expected[i] += 'a' - 'A';
-                        goto check_signature;
-                }
-        }
-        if (r < 0) {
-                free(sums.data);
-                return attempt_fail(a, r, "Cannot fetch SHA256SUMS or %s.sha256 beside %s (%s). Publish one, pin the digest "
-                            "with sha256=, or use verify=no.", file, a->url, strerror(-r));
-        }
-        r = checksums_find(sums.data, sums.size, file, a->expected);
-        if (r < 0) {
-                free(sums.data);
-                return attempt_fail(a, -EBADMSG, "%s beside %s does not list '%s'.", sums_name, a->url, file);
-        }
+        r = fetch_sums(a, file, &sums, &per_file_name);
+        if (r < 0)
+                return attempt_fail(a, r, "Cannot fetch SHA256SUMS or %s.sha256 beside %s (%s). Publish one, pin the "
+                                    "digest with sha256=, or use verify=no.", file, a->url, strerror(-r));
 
-check_signature:
-        if (a->o->verify == IMPORT_VERIFY_SIGNATURE) {
-                const char *sig_name = streq(sums_name, "SHA256SUMS") ? "SHA256SUMS.gpg" : NULL;
-                _cleanup_free_ char *alt = NULL;
+        r = digest_from_sums(&sums, per_file_name, file, a->expected);
+        if (r < 0)
+                return attempt_fail(a, -EBADMSG, "%s beside %s does not list '%s'.",
+                                    per_file_name ?: "SHA256SUMS", a->url, file);
 
-                if (!sig_name) {
-                        if (asprintf(&alt, "%s.sha256.gpg", file) < 0) {
-                                free(sums.data);
-                                return -ENOMEM;
-                        }
-                        sig_name = alt;
-                }
-                r = fetch_beside(a, sig_name, &sig);
-                if (r == -ENOENT && streq(sig_name, "SHA256SUMS.gpg"))
-                        r = fetch_beside(a, sig_name = "SHA256SUMS.asc", &sig);
-                if (r < 0) {
-                        free(sums.data);
-                        return attempt_fail(a, r, "Cannot fetch the signature %s beside %s (%s). Use verify=checksum to "
-                                    "skip signatures.", sig_name, a->url, strerror(-r));
-                }
-                r = verify_signature(sums.data, sums.size, sig.data, sig.size, a->o->keyring, a->error, a->error_size);
-                free(sig.data);
-                if (r < 0) {
-                        free(sums.data);
-                        return r;
-                }
-        }
-        free(sums.data);
+        if (a->o->verify == IMPORT_VERIFY_SIGNATURE)
+                return check_signature(a, &sums, per_file_name);
         return 0;
 }

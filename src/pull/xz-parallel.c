@@ -50,6 +50,7 @@ typedef struct Worker {
         XzDecoder *x;
         pthread_t thread;
         bool busy;                      /* job is valid */
+        uint64_t held;                  /* memory budget reserved for the job's decoder */
         Job job;
         lzma_stream strm;
         SparseFile *out;
@@ -75,6 +76,9 @@ struct XzDecoder {
         bool stopping;
         Worker *workers;
         unsigned n_workers, n_started;
+        uint64_t budget;                /* memory all block decoders may use at once */
+        uint64_t reserved;              /* of it, held by decoders now */
+        uint64_t needed;                /* the need of a block over the budget, for the message */
 
         Input in;
         lzma_stream serial;             /* for blocks without sizes, on the reading thread */
@@ -267,10 +271,15 @@ static void *worker_main(void *userdata) {
                         break;
                 pthread_mutex_unlock(&x->lock);
                 r = decode_job(w);
+                /* The dictionary goes back to the budget, not to an idle worker. */
+                lzma_end(&w->strm);
+                w->strm = (lzma_stream) LZMA_STREAM_INIT;
                 pthread_mutex_lock(&x->lock);
                 if (r < 0 && x->error == 0)
                         x->error = r;
                 job_clear(x, &w->job);
+                x->reserved -= w->held;
+                w->held = 0;
                 w->busy = false;
                 pthread_cond_broadcast(&x->wake_reader);
                 pthread_cond_broadcast(&x->wake_workers);
@@ -281,20 +290,42 @@ static void *worker_main(void *userdata) {
 
 /* ---- the reading side ---- */
 
-static Worker *wait_idle_worker(XzDecoder *x) {
-        Worker *idle = NULL;
-
-        pthread_mutex_lock(&x->lock);
+/* An idle worker, once the budget has room for need (reserved for it). Called with the lock held. */
+static Worker *wait_idle_worker_locked(XzDecoder *x, uint64_t need) {
         while (x->error == 0) {
+                Worker *idle = NULL;
+
                 for (unsigned i = 0; i < x->n_workers && !idle; i++)
                         if (!x->workers[i].busy)
                                 idle = &x->workers[i];
-                if (idle)
-                        break;
+                if (idle && x->reserved + need <= x->budget) {
+                        x->reserved += need;
+                        idle->held = need;
+                        return idle;
+                }
                 pthread_cond_wait(&x->wake_reader, &x->lock);
         }
+        return NULL;
+}
+
+/* Room for need in the budget, for a block decoded on the reading thread: waits for workers. */
+static int reserve_for_reader(XzDecoder *x, uint64_t need) {
+        int r;
+
+        pthread_mutex_lock(&x->lock);
+        while (x->error == 0 && x->reserved + need > x->budget)
+                pthread_cond_wait(&x->wake_reader, &x->lock);
+        r = x->error;
+        if (r == 0)
+                x->reserved += need;
         pthread_mutex_unlock(&x->lock);
-        return idle;
+        return r;
+}
+
+static void release_for_reader(XzDecoder *x, uint64_t need) {
+        pthread_mutex_lock(&x->lock);
+        x->reserved -= need;
+        pthread_mutex_unlock(&x->lock);
 }
 
 /* A chunk from the budget, waiting for workers to give one back. NULL if one failed or no memory. */
@@ -355,15 +386,19 @@ static int queue_input(XzDecoder *x, Job *j, uint64_t size) {
         return 0;
 }
 
-static int dispatch_block(XzDecoder *x, const lzma_block *block) {
-        Worker *w = wait_idle_worker(x);
+static int dispatch_block(XzDecoder *x, const lzma_block *block, uint64_t need) {
+        Worker *w;
         Job *j;
         int r;
 
-        if (!w)
-                return worker_failure(x);
-        j = &w->job;
         pthread_mutex_lock(&x->lock);
+        w = wait_idle_worker_locked(x, need);
+        if (!w) {
+                r = x->error;
+                pthread_mutex_unlock(&x->lock);
+                return r;
+        }
+        j = &w->job;
         *j = (Job) { .block = *block, .offset = x->offset };
         memcpy(j->filters, block->filters, sizeof j->filters);
         j->block.filters = j->filters;
@@ -382,8 +417,8 @@ static int dispatch_block(XzDecoder *x, const lzma_block *block) {
         return r;
 }
 
-/* A block whose size is known only at its end: decoded here, in order. */
-static int decode_block_here(XzDecoder *x, lzma_block *block) {
+/* Decodes a block from the reading side's input, in order. */
+static int decode_serially(XzDecoder *x, lzma_block *block) {
         int r;
 
         r = start_block_decoder(&x->serial, block);
@@ -409,6 +444,20 @@ static int decode_block_here(XzDecoder *x, lzma_block *block) {
         return sparse_file_flush(x->out);
 }
 
+/* A block whose size is known only at its end: decoded here, in order. */
+static int decode_block_here(XzDecoder *x, lzma_block *block, uint64_t need) {
+        int r;
+
+        r = reserve_for_reader(x, need);
+        if (r < 0)
+                return r;
+        r = decode_serially(x, block);
+        lzma_end(&x->serial);
+        x->serial = (lzma_stream) LZMA_STREAM_INIT;
+        release_for_reader(x, need);
+        return r;
+}
+
 static int read_block(XzDecoder *x, uint8_t first_byte) {
         lzma_filter filters[LZMA_FILTERS_MAX + 1] = {};
         uint8_t header[LZMA_BLOCK_HEADER_SIZE_MAX];
@@ -418,6 +467,7 @@ static int read_block(XzDecoder *x, uint8_t first_byte) {
                 .filters = filters,
                 .header_size = lzma_block_header_size_decode(first_byte),
         };
+        uint64_t need;
         bool sized;
         lzma_ret l;
         int r;
@@ -429,17 +479,22 @@ static int read_block(XzDecoder *x, uint8_t first_byte) {
         l = lzma_block_header_decode(&block, NULL, header);
         if (l != LZMA_OK)
                 return -EBADMSG;
-        if (lzma_raw_decoder_memusage(filters) > XZ_BLOCK_MEMLIMIT) {
+        /* Known from the header alone, before anything is allocated for the block. */
+        need = lzma_raw_decoder_memusage(filters);
+        if (need == UINT64_MAX || need > x->budget) {
                 lzma_filters_free(filters, NULL);
+                if (need == UINT64_MAX)
+                        return -EBADMSG;
+                x->needed = need;
                 return -E2BIG;
         }
 
         sized = block.compressed_size != LZMA_VLI_UNKNOWN && block.uncompressed_size != LZMA_VLI_UNKNOWN &&
                 lzma_block_total_size(&block) != 0 && x->n_workers > 0;
         if (sized)
-                r = dispatch_block(x, &block);
+                r = dispatch_block(x, &block, need);
         else
-                r = decode_block_here(x, &block);
+                r = decode_block_here(x, &block, need);
         lzma_filters_free(filters, NULL);
         if (r < 0)
                 return r;
@@ -581,7 +636,7 @@ static void stop_workers(XzDecoder *x, int failure) {
         }
 }
 
-int xz_decode_to_file(int fd, const XzDecodeOptions *o, uint64_t *ret_size) {
+int xz_decode_to_file(int fd, const XzDecodeOptions *o, XzDecodeResult *ret) {
         XzDecoder *x = calloc(1, sizeof *x);
         int r;
 
@@ -591,6 +646,8 @@ int xz_decode_to_file(int fd, const XzDecodeOptions *o, uint64_t *ret_size) {
         x->in = (Input) { .prefix = o->prefix, .prefix_left = o->prefix_size, .read = o->read,
                           .userdata = o->userdata };
         x->serial = (lzma_stream) LZMA_STREAM_INIT;
+        x->budget = o->memory_budget ?: XZ_MEMORY_BUDGET_DEFAULT;
+        *ret = (XzDecodeResult) {};
         pthread_mutex_init(&x->lock, NULL);
         pthread_cond_init(&x->wake_workers, NULL);
         pthread_cond_init(&x->wake_reader, NULL);
@@ -610,7 +667,9 @@ int xz_decode_to_file(int fd, const XzDecodeOptions *o, uint64_t *ret_size) {
         if (r >= 0)
                 r = sparse_file_finish(x->out);
         if (r >= 0)
-                *ret_size = x->offset;
+                ret->size = x->offset;
+        if (r == -E2BIG)
+                ret->memory_needed = x->needed;
 
         sparse_file_free(x->out);
         lzma_end(&x->serial);

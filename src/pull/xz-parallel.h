@@ -8,7 +8,10 @@
  * decoded by any thread, because where its output goes in the file is known. So the reading
  * thread parses the stream's framing and passes each block's compressed bytes, in small chunks
  * from a fixed budget, to a worker; the worker decodes straight into the file at the block's
- * offset, zeros left as holes. Memory: one dictionary per worker plus the chunk budget. Blocks
+ * offset, zeros left as holes. Memory: the dictionaries of the blocks being decoded, which together
+ * stay within a budget (a block is handed out only when its dictionary fits beside the others',
+ * and a block needing more than the whole budget fails before anything is allocated for it), plus
+ * the chunk budget and the output buffers (a few MiB). Blocks
  * without sizes (single-threaded `xz`) are decoded by the reading thread, in order. The index
  * and the footer of each stream are checked against the blocks, as xz itself does.
  */
@@ -29,16 +32,22 @@ typedef struct XzDecodeOptions {
         xz_read_t read;
         void *userdata;
         Flusher *flusher;               /* told about every write (flusher.h); may be NULL */
+        uint64_t memory_budget;         /* bytes for all block decoders at once; 0: XZ_MEMORY_BUDGET_DEFAULT */
 } XzDecodeOptions;
+
+typedef struct XzDecodeResult {
+        uint64_t size;                  /* decoded bytes */
+        uint64_t memory_needed;         /* with -E2BIG: what the refused block would need */
+} XzDecodeResult;
 
 /**
  * Decode the whole input (concatenated streams and stream padding allowed) into fd, a new, empty
  * file, which ends up exactly the decoded size.
- * @v ret_size  the decoded size
+ * @v ret  the decoded size, or the memory a refused block needs
  * @ret 0; -EBADMSG for corrupt data, -EPIPE if the input ends early, -E2BIG for a block needing
- *      more memory than XZ_BLOCK_MEMLIMIT, -ENOMEM, a write error, or the reader's error
+ *      more memory than the budget, -ENOMEM, a write error, or the reader's error
  */
-int xz_decode_to_file(int fd, const XzDecodeOptions *o, uint64_t *ret_size);
+int xz_decode_to_file(int fd, const XzDecodeOptions *o, XzDecodeResult *ret);
 
-/** Memory one block may need to decode (its dictionary, mostly); larger ones are refused. */
-#define XZ_BLOCK_MEMLIMIT (UINT64_C(1024) * 1024 * 1024)
+/** The budget when none is given: enough for two `xz -9` blocks at once. */
+#define XZ_MEMORY_BUDGET_DEFAULT (UINT64_C(256) * 1024 * 1024)

@@ -3,6 +3,7 @@
  * @file
  * Image types, classes and verification modes shared by the generator and urlboot-pull.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "import-types.h"
@@ -74,6 +75,20 @@ const char *image_root(ImageClass c, bool runtime) {
 
 bool sha256_hex_is_valid(const char *s) {
         return s && strlen(s) == 64 && strspn(s, "0123456789abcdefABCDEF") == 64;
+}
+
+int sha256_hex_normalize(const char *s, char ret[65]) {
+        for (size_t i = 0; i < 64; i++) {
+                char c = s[i];
+
+                if (c >= 'A' && c <= 'F')
+                        c += 'a' - 'A';
+                if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+                        return -EINVAL;
+                ret[i] = c;
+        }
+        ret[64] = 0;
+        return 0;
 }
 
 bool import_url_is_valid(const char *url) {

@@ -45,5 +45,12 @@ const char *image_root(ImageClass c, bool runtime);
 /** True for exactly 64 hex digits (either case). */
 bool sha256_hex_is_valid(const char *s);
 
+/**
+ * The lowercase form of the first 64 characters of s, if they are hex digits: the one spelling
+ * digests are compared in. s need not be terminated after them.
+ * @ret 0, or -EINVAL if they are not 64 hex digits
+ */
+int sha256_hex_normalize(const char *s, char ret[65]);
+
 /** http(s) and file URLs without whitespace or control characters (safe on a command line and in units). */
 bool import_url_is_valid(const char *url);

@@ -44,10 +44,13 @@ static long read_pieces(void *userdata, void *buf, size_t size) {
         return (long) n;
 }
 
+#define FUZZ_MEMORY_BUDGET (UINT64_C(64) << 20)
+
 static void decode_xz(int fd, const uint8_t *data, size_t size, size_t piece) {
         Pieces p = { data, size, 0, piece };
-        XzDecodeOptions o = { .threads = 2, .read = read_pieces, .userdata = &p };
-        uint64_t out;
+        /* A budget the fuzzer cannot push the process past (LeakSanitizer and -rss_limit_mb watch). */
+        XzDecodeOptions o = { .threads = 2, .read = read_pieces, .userdata = &p, .memory_budget = FUZZ_MEMORY_BUDGET };
+        XzDecodeResult out;
 
         (void) xz_decode_to_file(fd, &o, &out);
 }
@@ -59,7 +62,7 @@ static void decode_stream(int fd, Compression c, const uint8_t *data, size_t siz
 
         r = sparse_file_new(fd, 64 * 1024, &sf);
         if (r >= 0)
-                r = decompressor_new(c, &d);
+                r = decompressor_new(c, FUZZ_MEMORY_BUDGET, &d);
         for (size_t off = 0; off < size && r >= 0; off += piece)
                 r = decompressor_push(d, data + off, size - off < piece ? size - off : piece, sf);
         if (r >= 0)

@@ -87,7 +87,8 @@ static long read_pieces(void *userdata, void *buf, size_t size) {
 static int decode(const Buffer *input, unsigned threads, size_t fail_at, Buffer *ret_out) {
         Reader reader = { .in = input, .fail_at = fail_at };
         char name[32];
-        uint64_t size = 0;
+        XzDecodeResult result;
+        uint64_t size;
         struct stat st;
         int fd, r;
 
@@ -99,7 +100,8 @@ static int decode(const Buffer *input, unsigned threads, size_t fail_at, Buffer 
                 .read = read_pieces, .userdata = &reader,
         };
         reader.pos = 6;
-        r = xz_decode_to_file(fd, &o, &size);
+        r = xz_decode_to_file(fd, &o, &result);
+        size = result.size;
         if (r >= 0 && ret_out) {
                 ASSERT_OK(fstat(fd, &st));
                 ASSERT_EQ(st.st_size, size);
