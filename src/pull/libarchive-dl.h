@@ -16,11 +16,13 @@
 /* The functions used, each called through sym_NAME: one list for the declarations, the
  * definitions and the table that loads them. */
 #define LIBARCHIVE_SYMBOLS(X) \
+        X(archive_entry_filetype) \
         X(archive_entry_hardlink) \
         X(archive_entry_pathname) \
         X(archive_entry_set_hardlink) \
         X(archive_entry_set_pathname) \
         X(archive_entry_size) \
+        X(archive_entry_symlink) \
         X(archive_errno) \
         X(archive_error_string) \
         X(archive_read_data_block) \
@@ -28,7 +30,10 @@
         X(archive_read_new) \
         X(archive_read_next_header) \
         X(archive_read_open) \
-        X(archive_read_support_filter_all) \
+        X(archive_read_support_filter_bzip2) \
+        X(archive_read_support_filter_gzip) \
+        X(archive_read_support_filter_xz) \
+        X(archive_read_support_filter_zstd) \
         X(archive_read_support_format_gnutar) \
         X(archive_read_support_format_tar) \
         X(archive_set_error) \
@@ -36,7 +41,6 @@
         X(archive_write_data_block) \
         X(archive_write_disk_new) \
         X(archive_write_disk_set_options) \
-        X(archive_write_disk_set_standard_lookup) \
         X(archive_write_finish_entry) \
         X(archive_write_free) \
         X(archive_write_header)

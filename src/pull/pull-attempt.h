@@ -20,9 +20,12 @@ typedef struct Attempt {
         const PullOptions *o;
         PullReport *report;
         const char *url;
-        char *final_path;
-        char *tmp_path;
-        int fd;                         /* raw: the temporary file */
+        int root_fd;                    /* the image root (not ours to close) */
+        const char *final_name;         /* NAME.raw or NAME, in the image root */
+        char *final_path;               /* the same as a path, for messages */
+        char *tmp_name;                 /* the temporary, in the image root; NULL once placed */
+        int fd;                         /* raw: the temporary file; tar: the temporary tree */
+        bool root_entry;                /* tar: the archive described the tree's root */
         Sha256 *hash;
         RingBuffer *ring;
         pthread_t thread;

@@ -5,6 +5,7 @@
  * into an unpacking thread, then verifying and placing (pull-unpack.c, pull-verify.c, pull-place.c).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,12 +26,11 @@
 #include "pull-place.h"
 #include "pull-unpack.h"
 #include "pull-verify.h"
+#include "retry-policy.h"
 #include "ring-buffer.h"
-#include "rm-rf.h"
 #include "string-util.h"
 
 #define RING_CAPACITY (256 * 1024)
-#define BACKOFF_MAX_SEC 30
 
 int attempt_fail(Attempt *a, int r, const char *fmt, ...) {
         va_list ap;
@@ -63,6 +63,9 @@ static int on_headers(const HttpResponse *resp, void *userdata) {
         /* A later answer must be for the same file, or what we already have is worthless. */
         if (a->validator && v && !streq(a->validator, v))
                 return attempt_fail(a, -ESTALE, "%s changed during the download.", a->url);
+        if (a->total >= 0 && resp->total_size >= 0 && resp->total_size != a->total)
+                return attempt_fail(a, -ESTALE, "%s is now %lld bytes long, not %lld as at first.", a->url,
+                                    (long long) resp->total_size, (long long) a->total);
         if (resp->partial) {
                 if (a->report->n_resumes < PULL_RESUMES_MAX)
                         a->report->resumed_at[a->report->n_resumes] = a->received;
@@ -75,6 +78,11 @@ static int on_headers(const HttpResponse *resp, void *userdata) {
 static int on_data(const void *data, size_t size, void *userdata) {
         Attempt *a = userdata;
         int r;
+
+        /* Bytes beyond the announced size are not part of the file, whatever they are. */
+        if (a->total >= 0 && a->received + size > (uint64_t) a->total)
+                return attempt_fail(a, -EPROTO, "%s sent more than the %lld bytes it announced.", a->url,
+                                    (long long) a->total);
 
         r = sha256_update(a->hash, data, size);
         if (r < 0)
@@ -98,7 +106,7 @@ bool attempt_sleep(const PullOptions *o, unsigned seconds) {
 
 static int download(Attempt *a) {
         const PullOptions *o = a->o;
-        unsigned tries = 0;
+        RetryPolicy policy = { .max_retries = o->retries, .max_wait_total = o->retry_wait_total };
         char why[512];
 
         for (;;) {
@@ -108,6 +116,7 @@ static int download(Attempt *a) {
                         .if_range = a->validator,
                         .stall_timeout = o->stall_timeout,
                         .ca_file = o->ca_file,
+                        .allow_downgrade = o->allow_downgrade,
                         .cancel = o->cancel,
                         .on_headers = on_headers,
                         .on_data = on_data,
@@ -121,6 +130,12 @@ static int download(Attempt *a) {
                 delay = resp.retry_after;
                 http_response_done(&resp);
 
+                /* A body that ends early (a partial answer covering less than the rest): go on from there. */
+                if (r == 0 && a->total >= 0 && a->received < (uint64_t) a->total) {
+                        snprintf(why, sizeof why, "the answer ended after %llu of %lld bytes",
+                                 (unsigned long long) a->received, (long long) a->total);
+                        r = -EAGAIN;
+                }
                 if (r == 0)
                         return 0;
                 if (a->error[0])
@@ -133,14 +148,10 @@ static int download(Attempt *a) {
                         return attempt_fail(a, r, "The server refused access to %s (%s).", a->url, why);
                 if (r != -EAGAIN)
                         return attempt_fail(a, r, "Failed to download %s: %s.", a->url, why);
-                if (tries >= o->retries)
-                        return attempt_fail(a, r, "Failed to download %s after %u attempts: %s. Check the network and the server.",
-                                    a->url, tries + 1, why);
-
-                /* Exponential backoff, or what the server asked for. */
-                if (delay == 0)
-                        delay = MIN(1u << MIN(tries, 5u), (unsigned) BACKOFF_MAX_SEC);
-                tries++;
+                if (!retry_policy_next(&policy, delay, &delay))
+                        return attempt_fail(a, r, "Failed to download %s after %u attempts (%u s of waiting between "
+                                            "them): %s. Check the network and the server.",
+                                            a->url, policy.retries + 1, policy.waited, why);
                 a->report->retries++;
                 progress_clear(a->progress);
                 log_warning("Download of %s interrupted (%s); retrying in %u s%s.", a->url, why, delay,
@@ -156,13 +167,7 @@ static void cleanup_attempt(Attempt *a) {
                 pthread_join(a->thread, NULL);
                 a->thread_running = false;
         }
-        if (a->tmp_path) {
-                if (a->o->type == IMAGE_RAW)
-                        (void) unlink(a->tmp_path);
-                else
-                        (void) rm_rf(a->tmp_path);
-                a->tmp_path = mfree(a->tmp_path);
-        }
+        pull_remove_temporary(a);
         if (a->fd >= 0)
                 close(a->fd);
         a->fd = -1;
@@ -247,34 +252,23 @@ static double now_seconds(void) {
         return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
 }
 
-int pull_run(const PullOptions *o, PullReport *report, char *error, size_t error_size) {
-        _cleanup_free_ char *final_path = NULL;
-        const char *urls[1 + 32];
-        size_t n_urls = 0;
-        double start = now_seconds();
-        struct stat st;
+/* The URL for attempt i: the image's, then each mirror's. */
+static const char *url_of(const PullOptions *o, size_t i) {
+        return i == 0 ? o->url : o->mirrors[i - 1];
+}
+
+static int run_attempts(const PullOptions *o, int root_fd, const char *final_name, const char *final_path,
+                        PullReport *report, char *error, size_t error_size) {
+        size_t n_urls = 1 + strv_length(o->mirrors);
         int r = -EINVAL;
-
-        *report = (PullReport) {};
-        error[0] = 0;
-
-        if (asprintf(&final_path, "%s/%s%s", o->image_root, o->name, o->type == IMAGE_RAW ? ".raw" : "") < 0)
-                return -ENOMEM;
-        if (!o->force && lstat(final_path, &st) >= 0) {
-                snprintf(error, error_size, "%s exists already. Use --force to replace it.", final_path);
-                return -EEXIST;
-        }
-
-        urls[n_urls++] = o->url;
-        STRV_FOREACH(m, o->mirrors)
-                if (n_urls < ELEMENTSOF(urls))
-                        urls[n_urls++] = *m;
 
         for (size_t i = 0, stale = 0; i < n_urls; i++) {
                 Attempt a = {
                         .o = o,
                         .report = report,
-                        .url = urls[i],
+                        .url = url_of(o, i),
+                        .root_fd = root_fd,
+                        .final_name = final_name,
                         .fd = -1,
                         .total = -1,
                         .error = error,
@@ -289,17 +283,15 @@ int pull_run(const PullOptions *o, PullReport *report, char *error, size_t error
                 }
                 if (i > 0) {
                         report->restarts++;
-                        log_warning("Trying mirror %s.", urls[i]);
+                        log_warning("Trying mirror %s.", a.url);
                 }
                 error[0] = 0;
                 r = run_attempt(&a);
                 report->received += a.received;
                 cleanup_attempt(&a);
                 if (r >= 0) {
-                        report->url = strdup(urls[i]);
-                        report->path = TAKE_PTR(final_path);
-                        report->seconds = now_seconds() - start;
-                        return 0;
+                        report->url = strdup(url_of(o, i));
+                        return report->url ? 0 : -ENOMEM;
                 }
                 /* The file changed under us: what we have is useless, begin again (once). */
                 if (r == -ESTALE && stale++ == 0) {
@@ -314,4 +306,37 @@ int pull_run(const PullOptions *o, PullReport *report, char *error, size_t error
                         log_warning("%s", error);
         }
         return r;
+}
+
+int pull_run(const PullOptions *o, PullReport *report, char *error, size_t error_size) {
+        _cleanup_free_ char *final_name = NULL, *final_path = NULL;
+        _cleanup_close_ int root_fd = -1;
+        double start = now_seconds();
+        struct stat st;
+        int r;
+
+        *report = (PullReport) {};
+        error[0] = 0;
+
+        if (asprintf(&final_name, "%s%s", o->name, o->type == IMAGE_RAW ? ".raw" : "") < 0 ||
+            asprintf(&final_path, "%s/%s", o->image_root, final_name) < 0)
+                return -ENOMEM;
+        root_fd = open(o->image_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (root_fd < 0) {
+                r = -errno;
+                snprintf(error, error_size, "Cannot open the image root %s: %s.", o->image_root, strerror(-r));
+                return r;
+        }
+        if (!o->force && fstatat(root_fd, final_name, &st, AT_SYMLINK_NOFOLLOW) >= 0) {
+                snprintf(error, error_size, "%s exists already. Use --force to replace it.", final_path);
+                return -EEXIST;
+        }
+        (void) pull_remove_stale_temporaries(root_fd, final_name);
+
+        r = run_attempts(o, root_fd, final_name, final_path, report, error, error_size);
+        if (r < 0)
+                return r;
+        report->path = TAKE_PTR(final_path);
+        report->seconds = now_seconds() - start;
+        return 0;
 }

@@ -31,9 +31,12 @@ typedef struct PullOptions {
         const char *ca_file;
         bool read_only;
         bool force;
+        bool allow_downgrade;           /* follow redirects from https to plain http */
         unsigned retries;               /* extra attempts per URL for passing errors */
+        unsigned retry_wait_total;      /* seconds of waiting between them per URL, at most */
         unsigned stall_timeout;         /* seconds */
         unsigned threads;               /* xz decoder threads, 0 = one per CPU */
+        uint64_t memory_budget;         /* bytes all decoders together may use, 0 = the default */
         ProgressMode progress;
         volatile sig_atomic_t *cancel;
 } PullOptions;

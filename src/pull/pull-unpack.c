@@ -11,6 +11,7 @@
 #include "decompress.h"
 #include "flusher.h"
 #include "macro.h"
+#include "progress.h"
 #include "pull-attempt.h"
 #include "pull-unpack.h"
 #include "sparse-file.h"
@@ -46,7 +47,7 @@ static int unpack_stream(Attempt *a, unsigned char *buf, size_t head, Flusher *f
         if (r >= 0)
                 r = sparse_file_start_writer(sf);
         if (r >= 0)
-                r = decompressor_new(a->compression, &d);
+                r = decompressor_new(a->compression, a->o->memory_budget, &d);
         if (r >= 0)
                 r = decompressor_push(d, buf, head, sf);
         while (r >= 0) {
@@ -100,15 +101,28 @@ static int unpack_raw(Attempt *a) {
                         .read = read_ring,
                         .userdata = a,
                         .flusher = flusher,
+                        .memory_budget = a->o->memory_budget,
                 };
-                r = xz_decode_to_file(a->fd, &xo, &a->report->image_size);
-                if (r == -E2BIG)
+                XzDecodeResult xr;
+
+                r = xz_decode_to_file(a->fd, &xo, &xr);
+                a->report->image_size = xr.size;
+                if (r == -E2BIG) {
+                        char need[32], budget[32];
                         snprintf(a->unpack_error, sizeof a->unpack_error,
-                                 "the xz data needs more than 1 GiB of memory per block to decode");
+                                 "one xz block needs %s of memory to decode, more than the budget of %s "
+                                 "(--memory-limit=)", format_bytes(need, sizeof need, xr.memory_needed),
+                                 format_bytes(budget, sizeof budget, a->o->memory_budget ?: XZ_MEMORY_BUDGET_DEFAULT));
+                }
         } else
                 r = unpack_stream(a, buf, head, flusher);
 
-        if (r == -EBADMSG)
+        if (r == -E2BIG && a->compression == COMPRESSION_ZSTD) {
+                char budget[32];
+                snprintf(a->unpack_error, sizeof a->unpack_error,
+                         "the zstd data needs a larger window than the memory budget of %s allows (--memory-limit=)",
+                         format_bytes(budget, sizeof budget, a->o->memory_budget));
+        } else if (r == -EBADMSG)
                 snprintf(a->unpack_error, sizeof a->unpack_error, "the %s data is corrupt",
                          compression_to_string(a->compression));
         else if (r == -EPIPE)
@@ -125,7 +139,7 @@ static int unpack_tar(Attempt *a) {
         long n;
         int r;
 
-        r = tar_unpack(a->tmp_path, read_ring, a, a->unpack_error, sizeof a->unpack_error);
+        r = tar_unpack(a->fd, read_ring, a, &a->root_entry, a->unpack_error, sizeof a->unpack_error);
         if (r < 0)
                 return r;
         /* libarchive stops at the end-of-archive marker; the rest (padding) must still be consumed,

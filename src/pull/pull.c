@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "http-source.h"
 #include "image-name.h"
@@ -20,10 +21,15 @@
 #include "log.h"
 #include "mkdir.h"
 #include "path-util.h"
+#include "parse-size.h"
 #include "pull-job.h"
+#include "retry-policy.h"
 #include "string-util.h"
 
 #define EXIT_USAGE 2
+#define MEMORY_LIMIT_MIN (UINT64_C(1) << 20)
+#define MEMORY_DEFAULT_MIN (UINT64_C(128) << 20)
+#define MEMORY_DEFAULT_MAX (UINT64_C(1) << 30)
 
 static volatile sig_atomic_t cancelled = 0;
 
@@ -47,10 +53,15 @@ static void help(void) {
                "  --read-only            make the image read-only\n"
                "  --force                replace an existing image\n"
                "  --retries=N            extra attempts per URL on network errors (default 5)\n"
+               "  --retry-max-time=SEC   at most this long waiting between them, per URL\n"
+               "                         (default 300; a server's Retry-After counts up to 60 s)\n"
                "  --stall-timeout=SEC    give up on a connection idle this long (default 30)\n"
-               "  --threads=N            threads decoding multi-block xz (default: one per CPU;\n"
-               "                         each needs the block's dictionary, 8 MiB for xz -6)\n"
+               "  --threads=N            threads decoding multi-block xz (default: one per CPU)\n"
+               "  --memory-limit=SIZE    memory all decoders together may use: xz dictionaries\n"
+               "                         (8 MiB a block for xz -6, 64 MiB for -9), the zstd\n"
+               "                         window (default: a quarter of RAM, 128M to 1G)\n"
                "  --ca=FILE              trust these CA certificates instead of the system's\n"
+               "  --allow-http-redirect  follow redirects from https to plain http\n"
                "  --progress=MODE        auto, bar, plain or none (default auto)\n"
                "  --json                 print a JSON report when done\n"
                "  -h --help              this help\n"
@@ -59,6 +70,14 @@ static void help(void) {
 
 static void on_signal(int sig) {
         cancelled = 1;
+}
+
+/* A quarter of RAM, within bounds: enough for real images, and a hostile one cannot take more. */
+static uint64_t default_memory_budget(void) {
+        long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
+        uint64_t quarter = pages > 0 && page_size > 0 ? (uint64_t) pages * (uint64_t) page_size / 4 : 0;
+
+        return MIN(MAX(quarter, MEMORY_DEFAULT_MIN), MEMORY_DEFAULT_MAX);
 }
 
 static int parse_unsigned(const char *s, unsigned max, unsigned *ret) {
@@ -114,14 +133,13 @@ typedef struct Args {
 static int parse_verify(Args *a, const char *v) {
         const char *hex = startswith(v, "sha256:") ?: v;
 
-        if (sha256_hex_is_valid(hex)) {
+        char digest[65];
+
+        if (sha256_hex_is_valid(hex) && sha256_hex_normalize(hex, digest) >= 0) {
                 free(a->pinned);
-                a->pinned = strdup(hex);
+                a->pinned = strdup(digest);
                 if (!a->pinned)
                         return -ENOMEM;
-                for (char *c = a->pinned; *c; c++)
-                        if (*c >= 'A' && *c <= 'F')
-                                *c += 'a' - 'A';
                 a->o.verify = IMPORT_VERIFY_NO;
                 return 0;
         }
@@ -134,7 +152,8 @@ static int parse_verify(Args *a, const char *v) {
 
 static int parse_args(int argc, char *argv[], Args *a) {
         enum { ARG_CLASS = 0x100, ARG_IMAGE_ROOT, ARG_VERIFY, ARG_KEYRING, ARG_MIRROR, ARG_READ_ONLY, ARG_FORCE,
-               ARG_RETRIES, ARG_STALL, ARG_THREADS, ARG_CA, ARG_PROGRESS, ARG_JSON, ARG_VERSION };
+               ARG_RETRIES, ARG_RETRY_MAX_TIME, ARG_STALL, ARG_THREADS, ARG_MEMORY_LIMIT, ARG_CA, ARG_ALLOW_HTTP_REDIRECT,
+               ARG_PROGRESS, ARG_JSON, ARG_VERSION };
         static const struct option options[] = {
                 { "class", required_argument, NULL, ARG_CLASS },
                 { "image-root", required_argument, NULL, ARG_IMAGE_ROOT },
@@ -144,9 +163,12 @@ static int parse_args(int argc, char *argv[], Args *a) {
                 { "read-only", no_argument, NULL, ARG_READ_ONLY },
                 { "force", no_argument, NULL, ARG_FORCE },
                 { "retries", required_argument, NULL, ARG_RETRIES },
+                { "retry-max-time", required_argument, NULL, ARG_RETRY_MAX_TIME },
                 { "stall-timeout", required_argument, NULL, ARG_STALL },
                 { "threads", required_argument, NULL, ARG_THREADS },
+                { "memory-limit", required_argument, NULL, ARG_MEMORY_LIMIT },
                 { "ca", required_argument, NULL, ARG_CA },
+                { "allow-http-redirect", no_argument, NULL, ARG_ALLOW_HTTP_REDIRECT },
                 { "progress", required_argument, NULL, ARG_PROGRESS },
                 { "json", no_argument, NULL, ARG_JSON },
                 { "help", no_argument, NULL, 'h' },
@@ -188,6 +210,10 @@ static int parse_args(int argc, char *argv[], Args *a) {
                         if (parse_unsigned(optarg, 1000, &a->o.retries) < 0)
                                 return log_error_errno(EINVAL, "--retries= takes a number up to 1000, not '%s'.", optarg);
                         break;
+                case ARG_RETRY_MAX_TIME:
+                        if (parse_unsigned(optarg, 86400, &a->o.retry_wait_total) < 0)
+                                return log_error_errno(EINVAL, "--retry-max-time= takes seconds (0 to 86400), not '%s'.", optarg);
+                        break;
                 case ARG_STALL:
                         if (parse_unsigned(optarg, 86400, &a->o.stall_timeout) < 0 || a->o.stall_timeout == 0)
                                 return log_error_errno(EINVAL, "--stall-timeout= takes seconds (1 to 86400), not '%s'.", optarg);
@@ -196,8 +222,15 @@ static int parse_args(int argc, char *argv[], Args *a) {
                         if (parse_unsigned(optarg, 256, &a->o.threads) < 0 || a->o.threads == 0)
                                 return log_error_errno(EINVAL, "--threads= takes a number from 1 to 256, not '%s'.", optarg);
                         break;
+                case ARG_MEMORY_LIMIT:
+                        if (parse_size(optarg, &a->o.memory_budget) < 0 || a->o.memory_budget < MEMORY_LIMIT_MIN)
+                                return log_error_errno(EINVAL, "--memory-limit= takes a size of at least 1M (e.g. 256M, 1G), not '%s'.", optarg);
+                        break;
                 case ARG_CA:
                         a->o.ca_file = optarg;
+                        break;
+                case ARG_ALLOW_HTTP_REDIRECT:
+                        a->o.allow_downgrade = true;
                         break;
                 case ARG_PROGRESS:
                         a->o.progress = progress_mode_from_string(optarg);
@@ -231,7 +264,8 @@ static int parse_args(int argc, char *argv[], Args *a) {
 
 int main(int argc, char *argv[]) {
         Args a = {
-                .o = { .verify = IMPORT_VERIFY_SIGNATURE, .retries = 5, .stall_timeout = 30, .cancel = &cancelled },
+                .o = { .verify = IMPORT_VERIFY_SIGNATURE, .retries = 5, .retry_wait_total = RETRY_WAIT_TOTAL_SEC,
+                       .stall_timeout = 30, .cancel = &cancelled },
                 .class = IMAGE_MACHINE,
         };
         _cleanup_free_ char *derived = NULL, *root = NULL;
@@ -259,10 +293,15 @@ int main(int argc, char *argv[]) {
         }
         a.o.sha256 = a.pinned;
         a.o.mirrors = a.mirrors;
+        if (a.o.memory_budget == 0)
+                a.o.memory_budget = default_memory_budget();
 
         if (!a.image_root)
                 a.image_root = image_root(a.class, in_initrd());
-        r = mkdir_p(a.image_root, 0755);
+        /* 0700 as systemd keeps /var/lib/machines: images hold setuid binaries and device nodes. */
+        r = mkdir_parents(a.image_root, 0755);
+        if (r >= 0)
+                r = mkdir_p(a.image_root, 0700);
         if (r < 0) {
                 log_error_errno(r, "Failed to create %s: %m", a.image_root);
                 return EXIT_FAILURE;

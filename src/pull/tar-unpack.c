@@ -4,9 +4,12 @@
  * Unpacking a (compressed) tarball into a directory with libarchive, safely.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "libarchive-dl.h"
@@ -36,9 +39,30 @@ static la_ssize_t source_read(struct archive *a, void *userdata, const void **re
         return n;
 }
 
-/* Relative and without ".." components: the only paths an image may name. */
-static bool entry_path_is_safe(const char *p) {
-        if (!p || !*p || p[0] == '/')
+/* "./" prefixes are normal in tarballs; libarchive would strip them too. */
+static const char *skip_dot_slash(const char *p) {
+        while (startswith(p, "./"))
+                for (p += 2; *p == '/'; p++)
+                        ;
+        return p;
+}
+
+/* Every component is "" or ".": the name is the root of the tree (".", "./", "", ".//."...). */
+static bool path_is_root(const char *p) {
+        for (;;) {
+                size_t n = strcspn(p, "/");
+
+                if (!(n == 0 || (n == 1 && p[0] == '.')))
+                        return false;
+                if (!p[n])
+                        return true;
+                p += n + 1;
+        }
+}
+
+/* Relative and without ".." components: the only names an image may use. */
+static bool path_is_below(const char *p) {
+        if (p[0] == '/')
                 return false;
         for (const char *s = p; *s;) {
                 size_t n = strcspn(s, "/");
@@ -48,6 +72,64 @@ static bool entry_path_is_safe(const char *p) {
                 s += strspn(s, "/");
         }
         return true;
+}
+
+/* The root may only be described as a plain directory: anything else would replace the tree. */
+static int check_root_entry(struct archive_entry *e, char *error, size_t error_size) {
+        const char *what = NULL;
+
+        if (sym_archive_entry_hardlink(e))
+                what = "a hard link";
+        else if (sym_archive_entry_symlink(e) || sym_archive_entry_filetype(e) == AE_IFLNK)
+                what = "a symlink";
+        else if (sym_archive_entry_filetype(e) != AE_IFDIR)
+                what = "not a directory";
+        if (what) {
+                snprintf(error, error_size, "refusing the archive: its root entry '%s' is %s",
+                         sym_archive_entry_pathname(e), what);
+                return -EBADMSG;
+        }
+        sym_archive_entry_set_pathname(e, ".");
+        return 0;
+}
+
+/* Names become relative to the tree; hostile names and hard-link targets are refused. */
+static int check_entry(struct archive_entry *e, bool *ret_root, char *error, size_t error_size) {
+        const char *raw = sym_archive_entry_pathname(e), *link = sym_archive_entry_hardlink(e), *path;
+        _cleanup_free_ char *p = NULL, *l = NULL;
+
+        if (!raw) {
+                snprintf(error, error_size, "refusing an entry without a name");
+                return -EBADMSG;
+        }
+        path = skip_dot_slash(raw);
+        if (path_is_root(path)) {
+                *ret_root = true;
+                return check_root_entry(e, error, error_size);
+        }
+        if (!path_is_below(path)) {
+                snprintf(error, error_size, "refusing entry '%s': absolute or with '..'", raw);
+                return -EBADMSG;
+        }
+        if (link) {
+                const char *target = skip_dot_slash(link);
+
+                if (path_is_root(target) || !path_is_below(target)) {
+                        snprintf(error, error_size, "refusing hard link '%s' to '%s'", raw, link);
+                        return -EBADMSG;
+                }
+                l = strdup(target);
+                if (!l)
+                        return -ENOMEM;
+        }
+        p = strdup(path);
+        if (!p)
+                return -ENOMEM;
+        /* Setting the names frees the strings raw and link point into: copies first. */
+        sym_archive_entry_set_pathname(e, p);
+        if (l)
+                sym_archive_entry_set_hardlink(e, l);
+        return 0;
 }
 
 static int copy_data(struct archive *in, struct archive *out) {
@@ -73,48 +155,73 @@ static int errno_of(struct archive *a, int fallback) {
         return e > 0 ? -e : fallback;
 }
 
-static int rebase(struct archive_entry *e, const char *dir, char *error, size_t error_size) {
-        const char *path = sym_archive_entry_pathname(e), *link = sym_archive_entry_hardlink(e);
-        _cleanup_free_ char *p = NULL, *l = NULL;
+static int open_archive(struct archive **ret_in, struct archive **ret_out, Source *s) {
+        int flags = ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_ACL | ARCHIVE_EXTRACT_XATTR |
+                    ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT |
+                    ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS | ARCHIVE_EXTRACT_SPARSE;
 
-        /* "./" prefixes are normal in tarballs. */
-        while (path && startswith(path, "./"))
-                path += 2;
-        if (path && (streq(path, ".") || !*path))
-                path = NULL;
-
-        if (!path) {
-                sym_archive_entry_set_pathname(e, dir);
-                return 0;
-        }
-        if (!entry_path_is_safe(path)) {
-                snprintf(error, error_size, "refusing entry '%s': absolute or with '..'", sym_archive_entry_pathname(e));
-                return -EBADMSG;
-        }
-        if (link) {
-                while (startswith(link, "./"))
-                        link += 2;
-                if (!entry_path_is_safe(link)) {
-                        snprintf(error, error_size, "refusing hard link '%s' to '%s'", path, link);
-                        return -EBADMSG;
-                }
-                if (asprintf(&l, "%s/%s", dir, link) < 0)
-                        return -ENOMEM;
-        }
-        if (asprintf(&p, "%s/%s", dir, path) < 0)
+        *ret_in = sym_archive_read_new();
+        *ret_out = sym_archive_write_disk_new();
+        if (!*ret_in || !*ret_out)
                 return -ENOMEM;
-        /* Setting the names frees the strings path and link point into. */
-        sym_archive_entry_set_pathname(e, p);
-        if (l)
-                sym_archive_entry_set_hardlink(e, l);
+        /* The compressions images come in, each built into libarchive: never an external program. */
+        sym_archive_read_support_filter_gzip(*ret_in);
+        sym_archive_read_support_filter_bzip2(*ret_in);
+        sym_archive_read_support_filter_xz(*ret_in);
+        sym_archive_read_support_filter_zstd(*ret_in);
+        sym_archive_read_support_format_tar(*ret_in);
+        sym_archive_read_support_format_gnutar(*ret_in);
+        /* No name lookup: owners are the archive's numbers, as in systemd's import. */
+        if (geteuid() == 0)
+                flags |= ARCHIVE_EXTRACT_OWNER;
+        sym_archive_write_disk_set_options(*ret_out, flags);
+        return sym_archive_read_open(*ret_in, s, NULL, source_read, NULL) == ARCHIVE_OK ? 0 : -EBADMSG;
+}
+
+static int unpack_entries(struct archive *in, struct archive *out, Source *s, bool *ret_root, char *error,
+                          size_t error_size) {
+        for (;;) {
+                struct archive_entry *e;
+                int k = sym_archive_read_next_header(in, &e), r;
+
+                if (k == ARCHIVE_EOF)
+                        break;
+                if (k < ARCHIVE_WARN) {
+                        snprintf(error, error_size, "%s", sym_archive_error_string(in) ?: "damaged archive");
+                        return s->error ?: -EBADMSG;
+                }
+                r = check_entry(e, ret_root, error, error_size);
+                if (r < 0)
+                        return r;
+                if (sym_archive_write_header(out, e) < ARCHIVE_WARN) {
+                        snprintf(error, error_size, "%s", sym_archive_error_string(out) ?: "cannot create entry");
+                        return errno_of(out, -EBADMSG);
+                }
+                if (sym_archive_entry_size(e) > 0 && copy_data(in, out) < ARCHIVE_WARN) {
+                        snprintf(error, error_size, "%s",
+                                 sym_archive_error_string(in) ?: sym_archive_error_string(out) ?: "cannot write data");
+                        return s->error ?: errno_of(out, -EBADMSG);
+                }
+                if (sym_archive_write_finish_entry(out) < ARCHIVE_WARN) {
+                        snprintf(error, error_size, "%s", sym_archive_error_string(out) ?: "cannot finish entry");
+                        return errno_of(out, -EIO);
+                }
+        }
+        /* Directory times and modes are applied at close. */
+        if (sym_archive_write_close(out) != ARCHIVE_OK) {
+                snprintf(error, error_size, "%s", sym_archive_error_string(out) ?: "cannot finish");
+                return errno_of(out, -EIO);
+        }
         return 0;
 }
 
-int tar_unpack(const char *dir, tar_read_t read, void *userdata, char *error, size_t error_size) {
+int tar_unpack(int dir_fd, tar_read_t read, void *userdata, bool *ret_root_entry, char *error, size_t error_size) {
         Source s = { .read = read, .userdata = userdata };
         struct archive *in = NULL, *out = NULL;
+        _cleanup_close_ int old_cwd = -1;
         const char *missing;
-        int flags, r;
+        bool root = false;
+        int r;
 
         error[0] = 0;
         r = libarchive_load(&missing);
@@ -122,76 +229,33 @@ int tar_unpack(const char *dir, tar_read_t read, void *userdata, char *error, si
                 snprintf(error, error_size, "%s", missing);
                 return r;
         }
-        s.buf = malloc(READ_BLOCK);
-        in = sym_archive_read_new();
-        out = sym_archive_write_disk_new();
-        if (!s.buf || !in || !out) {
-                r = -ENOMEM;
-                goto finish;
+        /* libarchive works relative to the working directory: make it this thread's own, then the tree. */
+        old_cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (unshare(CLONE_FS) < 0 || fchdir(dir_fd) < 0) {
+                r = -errno;
+                snprintf(error, error_size, "cannot enter the directory to unpack into: %s", strerror(-r));
+                return r;
         }
 
-        sym_archive_read_support_filter_all(in);
-        sym_archive_read_support_format_tar(in);
-        sym_archive_read_support_format_gnutar(in);
-
-        flags = ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_ACL | ARCHIVE_EXTRACT_XATTR |
-                ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SPARSE;
-        if (geteuid() == 0)
-                flags |= ARCHIVE_EXTRACT_OWNER;
-        sym_archive_write_disk_set_options(out, flags);
-        sym_archive_write_disk_set_standard_lookup(out);
-
-        if (sym_archive_read_open(in, &s, NULL, source_read, NULL) != ARCHIVE_OK) {
+        s.buf = malloc(READ_BLOCK);
+        if (!s.buf)
+                r = -ENOMEM;
+        else
+                r = open_archive(&in, &out, &s);
+        if (r == -EBADMSG) {
                 r = s.error ?: -EBADMSG;
                 snprintf(error, error_size, "%s", sym_archive_error_string(in) ?: "not a tar archive");
-                goto finish;
-        }
+        } else if (r >= 0)
+                r = unpack_entries(in, out, &s, &root, error, error_size);
 
-        for (;;) {
-                struct archive_entry *e;
-                int k = sym_archive_read_next_header(in, &e);
-
-                if (k == ARCHIVE_EOF)
-                        break;
-                if (k < ARCHIVE_WARN) {
-                        r = s.error ?: -EBADMSG;
-                        snprintf(error, error_size, "%s", sym_archive_error_string(in) ?: "damaged archive");
-                        goto finish;
-                }
-
-                r = rebase(e, dir, error, error_size);
-                if (r < 0)
-                        goto finish;
-
-                if (sym_archive_write_header(out, e) < ARCHIVE_WARN) {
-                        r = errno_of(out, -EBADMSG);
-                        snprintf(error, error_size, "%s", sym_archive_error_string(out) ?: "cannot create entry");
-                        goto finish;
-                }
-                if (sym_archive_entry_size(e) > 0 && copy_data(in, out) < ARCHIVE_WARN) {
-                        r = s.error ?: errno_of(out, -EBADMSG);
-                        snprintf(error, error_size, "%s",
-                                 sym_archive_error_string(in) ?: sym_archive_error_string(out) ?: "cannot write data");
-                        goto finish;
-                }
-                if (sym_archive_write_finish_entry(out) < ARCHIVE_WARN) {
-                        r = errno_of(out, -EIO);
-                        snprintf(error, error_size, "%s", sym_archive_error_string(out) ?: "cannot finish entry");
-                        goto finish;
-                }
-        }
-
-        /* Directory times and modes are applied at close. */
-        if (sym_archive_write_close(out) != ARCHIVE_OK) {
-                r = errno_of(out, -EIO);
-                snprintf(error, error_size, "%s", sym_archive_error_string(out) ?: "cannot finish");
-        }
-
-finish:
         if (in)
                 sym_archive_read_free(in);
         if (out)
                 sym_archive_write_free(out);
         free(s.buf);
+        if (old_cwd >= 0)
+                (void) fchdir(old_cwd);
+        if (r >= 0)
+                *ret_root_entry = root;
         return r;
 }

@@ -3,12 +3,22 @@
  * @file
  * Unpacking a (compressed) tarball into a directory with libarchive, safely.
  *
- * Entries with absolute paths or ".." components are refused, and nothing is written through a
- * symlink (libarchive's SECURE_SYMLINKS), so a hostile archive cannot reach outside the directory.
- * Modes, times, ACLs, extended attributes and hard links are kept; ownership too when run as root.
+ * The archive cannot reach outside the directory, by construction:
+ * - extraction happens relative to the directory's file descriptor (the calling thread's working
+ *   directory, unshared from the other threads, points at it), entry names stay relative, and
+ *   libarchive refuses absolute names, ".." and paths through symlinks
+ *   (ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS, _NODOTDOT, _SYMLINKS);
+ * - every name and hard-link target is checked here too, also for entries that name the root
+ *   itself (".", "./", ""): the root entry must be a plain directory, or the archive is refused,
+ *   so the directory can never be replaced by a link or a file;
+ * - only the gzip, bzip2, xz and zstd filters are enabled: no external decoder programs run on
+ *   unverified data.
+ * Modes, times, ACLs, extended attributes and hard links are kept; numeric owners too when run as
+ * root (as systemd's tar import does, whatever the user names in the archive map to here).
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -16,8 +26,10 @@
 typedef long (*tar_read_t)(void *userdata, void *buf, size_t size);
 
 /**
- * Unpack into dir (absolute, with no symlink in it), which must exist.
- * @v error  reason on failure
+ * Unpack into the directory dir_fd refers to. The calling thread's working directory is the same
+ * afterwards, and no other thread's changes.
+ * @v ret_root_entry  set when the archive had an entry for the root (whose mode it then got)
+ * @v error           reason on failure (names from the archive included as they are: escape them)
  * @ret 0, -EBADMSG for a damaged or hostile archive, -ENOSPC, other negative errno
  */
-int tar_unpack(const char *dir, tar_read_t read, void *userdata, char *error, size_t error_size);
+int tar_unpack(int dir_fd, tar_read_t read, void *userdata, bool *ret_root_entry, char *error, size_t error_size);

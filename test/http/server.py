@@ -14,6 +14,12 @@ rest of the path, so every test case is just a URL:
   /f=redirect:3/x                   3 redirects (302) before the file
   /f=slow:2000000/x                 at most 2000000 bytes per second
   /f=changed/x                      every response has a new ETag (the file "changes")
+  /f=crstart/x                      a range request gets 206 with the whole file ("bytes 0-…")
+  /f=crtotal:+1000/x                206 answers claim a total 1000 bytes larger than the file
+  /f=shortrange:100000/x            206 answers cover at most 100000 bytes of what was asked
+  /f=overlong:1000/x                206 answers are chunked and send 1000 bytes past the end
+  /f=bigheader:300000/x             every answer carries a 300000-byte header
+  /f=redirect-http:PORT/x           302 to http://127.0.0.1:PORT/x (from an https server: a downgrade)
 Faults combine with ",": /f=reset:1000,norange/x. Counters are per URL.
 
 With --tls-cert and --tls-key it speaks HTTPS instead (for --ca tests).
@@ -101,6 +107,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 loc = self.path.split('?')[0] + f'?hop={done + 1}'
                 return self.reply_simple(302, b'', [('Location', loc)])
 
+        if 'redirect-http' in faults:
+            return self.reply_simple(302, b'', [('Location', f'http://127.0.0.1:{faults["redirect-http"]}{path}')])
+
         if 'status' in faults:
             code, times, *ra = faults['status'].split(':')
             if nth <= int(times):
@@ -132,17 +141,34 @@ class Handler(http.server.BaseHTTPRequestHandler):
         claimed = length
         if 'lie' in faults and nth == 1:
             claimed = length + int(faults['lie'])
+        # Content-Range as sent: (first, last, total); what is read from the file: start, length.
+        cr = (start, size - 1, size)
+        if code == 206 and 'crstart' in faults:
+            start, length, claimed, cr = 0, size, size, (0, size - 1, size)
+        if code == 206 and 'crtotal' in faults:
+            cr = (start, size - 1, size + int(faults['crtotal']))
+        if code == 206 and 'shortrange' in faults:
+            length = claimed = min(length, int(faults['shortrange']))
+            cr = (start, start + length - 1, size)
+        chunked = code == 206 and 'overlong' in faults
 
         self.send_response(code)
-        self.send_header('Content-Length', str(claimed))
+        if chunked:
+            self.send_header('Transfer-Encoding', 'chunked')
+        else:
+            self.send_header('Content-Length', str(claimed))
         self.send_header('ETag', etag)
         self.send_header('Last-Modified', last_modified)
         self.send_header('Accept-Ranges', 'none' if 'norange' in faults else 'bytes')
+        if 'bigheader' in faults:
+            self.send_header('X-Big', 'x' * int(faults['bigheader']))
         if code == 206:
-            self.send_header('Content-Range', f'bytes {start}-{size - 1}/{size}')
+            self.send_header('Content-Range', f'bytes {cr[0]}-{cr[1]}/{cr[2]}')
         self.end_headers()
         if head:
             return
+        if chunked:
+            return self.send_chunked(full, start, length, int(faults['overlong']))
 
         cut = None       # (offset, how)
         first = nth == 1
@@ -194,6 +220,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
                         time.sleep(ahead)
         if cut and cut[1] == 'close':
             self.abort('close')
+
+    def send_chunked(self, full, start, length, extra):
+        """The range, then extra bytes that are not part of the file, as chunks."""
+        with open(full, 'rb') as f:
+            f.seek(start)
+            data = f.read(length) + b'\0' * extra
+        self.count(self.path.split('?')[0], len(data))
+        for i in range(0, len(data), 65536):
+            piece = data[i:i + 65536]
+            self.wfile.write(b'%x\r\n' % len(piece) + piece + b'\r\n')
+        self.wfile.write(b'0\r\n\r\n')
 
     def finish(self):
         try:

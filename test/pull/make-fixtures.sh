@@ -64,8 +64,62 @@ make('evil-symlink.tar', [('symlink', 'link', '/tmp'), ('file', 'link/urlboot-sy
 make('evil-hardlink.tar', [('hardlink', 'passwd', '../../../../etc/passwd')])
 PY
 
+# The security review's root-entry attacks (docs/security.md, C1 and H1): the tree's own entry as a
+# hard link with data, a hard link, a symlink, a plain file, under the spellings of the root; the
+# targets are the canaries the test puts beside the tree ("../victim") or at an absolute path.
+python3 - srv <<'PY'
+import io, sys, tarfile
+d = sys.argv[1]
+def entry(t, kind, path, target='', data=b'', mode=0o755):
+    i = tarfile.TarInfo(path)
+    i.mode = mode
+    if kind == 'dir':
+        i.type = tarfile.DIRTYPE
+    elif kind == 'symlink':
+        i.type, i.linkname = tarfile.SYMTYPE, target
+    elif kind == 'hardlink':
+        i.type, i.linkname = tarfile.LNKTYPE, target
+    elif kind == 'chr':
+        i.type, i.devmajor, i.devminor = tarfile.CHRTYPE, target[0], target[1]
+    i.size = len(data)
+    t.addfile(i, io.BytesIO(data) if data else None)
+def make(name, entries):
+    with tarfile.open(f'{d}/{name}', 'w', format=tarfile.PAX_FORMAT) as t:
+        for e in entries:
+            entry(t, *e)
+# A pax hard link that carries data (libarchive writes it into the link target).
+make('dot-hardlink-data.tar', [('hardlink', '.', '../victim', b'PWNED-BY-TAR\n', 0o4777)])
+make('dot-hardlink-abs.tar', [('hardlink', '.', '/tmp/urlboot-pull-victim', b'PWNED-BY-TAR\n', 0o4777)])
+make('dot-hardlink.tar', [('hardlink', './', '../victim')])
+make('dot-symlink.tar', [('symlink', '.', '../victimdir', b'', 0o777)])
+make('dotslash-symlink.tar', [('dir', 'etc'), ('symlink', './/.', '../victimdir', b'', 0o777)])
+make('dot-file.tar', [('file', './', '', b'not a tree\n', 0o644)])
+make('hardlink-to-root.tar', [('dir', './'), ('hardlink', 'x', '.')])
+# What the tree may hold but nobody but root may reach: a device node and a setuid binary.
+make('devnodes.tar', [('dir', './'), ('chr', 'mem', (1, 1), b'', 0o666), ('file', 'suid', '', b'#!/bin/sh\n', 0o4755)])
+# A name that would forge a log line and clear the screen if printed as it is.
+make('log-injection.tar', [('file', '../x\n<0>urlboot-pull: Downloaded and verified OK\x1b[2J', '', b'x')])
+PY
+# uuencoded: libarchive can decode it, but only the four compressions images use are enabled.
+python3 -c 'import binascii, sys
+data = open(sys.argv[1], "rb").read()
+out = [b"begin 644 root.tar\n"] + [binascii.b2a_uu(data[i:i + 45]) for i in range(0, len(data), 45)] + [b"`\nend\n"]
+open(sys.argv[2], "wb").write(b"".join(out))' srv/root.tar srv/root.tar.uu
+
+# Decoder memory: two 70 MiB blocks that each need a 64 MiB dictionary (~65 MiB to decode), and a
+# zstd stream whose window is 256 MiB (its size unknown when it was written, so the window stays).
+head -c 140M /dev/zero | xz -T2 --block-size=70MiB --lzma2=preset=1,dict=64MiB -c > srv/bigdict.raw.xz
+head -c 1M /dev/urandom | zstd -q --long=28 -c > srv/bigwindow.raw.zst
+
 (cd srv && sha256sum disk.raw disk.raw.zst disk.raw.xz disk.raw.gz disk.raw.bz2 root.tar root.tar.xz root.tar.zst > SHA256SUMS)
 mkdir -p sumsonly && cp srv/disk.raw.zst sumsonly/ && (cd sumsonly && sha256sum disk.raw.zst | cut -d' ' -f1 > disk.raw.zst.sha256)
+# SHA256SUMS as other tools write it: CRLF line ends, no final newline, "./NAME", the BSD form.
+zst_sum=$(sha256sum srv/disk.raw.zst | cut -d' ' -f1)
+for v in crlf nonl dotslash bsd; do mkdir -p "srv/sums-$v" && ln srv/disk.raw.zst "srv/sums-$v/"; done
+printf 'ffff  other\r\n%s  disk.raw.zst\r\n' "$zst_sum" > srv/sums-crlf/SHA256SUMS
+printf '%s  other.raw\n%s  disk.raw.zst' "$zst_sum" "$zst_sum" > srv/sums-nonl/SHA256SUMS
+printf '%s *./disk.raw.zst\n' "$zst_sum" > srv/sums-dotslash/SHA256SUMS
+printf 'SHA256 (disk.raw.zst) = %s\n' "$zst_sum" > srv/sums-bsd/SHA256SUMS
 mv sumsonly srv/
 
 # A signing key of our own, only for these tests.

@@ -57,6 +57,77 @@ def start_server(src, root, tmp):
     raise RuntimeError('test server did not start')
 
 
+CANARY = b'canary\n'
+
+
+def canary_path(out, spec):
+    return spec if spec.startswith('/') else os.path.join(out, spec)
+
+
+def make_canary(path):
+    """A file (or, for a name ending in "/", a directory) that no pull may touch."""
+    if path.endswith('/'):
+        os.makedirs(path, exist_ok=True)
+        os.chmod(path, 0o750)
+    else:
+        with open(path, 'wb') as f:
+            f.write(CANARY)
+        os.chmod(path, 0o600)
+
+
+def canary_problems(path):
+    try:
+        st = os.lstat(path.rstrip('/'))
+    except FileNotFoundError:
+        return [f'canary {path} is gone']
+    if path.endswith('/'):
+        if not stat.S_ISDIR(st.st_mode) or stat.S_IMODE(st.st_mode) != 0o750 or os.listdir(path):
+            return [f'canary directory {path} changed: mode {stat.S_IMODE(st.st_mode):o}, {os.listdir(path)}']
+        return []
+    with open(path, 'rb') as f:
+        data = f.read()
+    if not stat.S_ISREG(st.st_mode) or stat.S_IMODE(st.st_mode) != 0o600 or st.st_nlink != 1 or data != CANARY:
+        return [f'canary {path} changed: mode {stat.S_IMODE(st.st_mode):o}, links {st.st_nlink}, {data[:20]!r}']
+    return []
+
+
+def remove_canary(path):
+    p = path.rstrip('/')
+    if os.path.isdir(p) and not os.path.islink(p):
+        shutil.rmtree(p, ignore_errors=True)
+    elif os.path.lexists(p):
+        os.unlink(p)
+
+
+def run_pull(argv, out, watch_temporaries, kill_after=None):
+    """Runs urlboot-pull; returns (exit status, stdout, stderr, peak RSS in KiB, modes of temporaries seen).
+    With kill_after, SIGKILLs it after that many seconds (status -9)."""
+    with tempfile.TemporaryFile() as so, tempfile.TemporaryFile() as se:
+        p = subprocess.Popen(argv, stdout=so, stderr=se)
+        seen, start = {}, time.monotonic()
+        while True:
+            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            if kill_after is not None and time.monotonic() - start > kill_after:
+                p.kill()
+            if time.monotonic() - start > 120:
+                p.kill()
+            if watch_temporaries:
+                for n in os.listdir(out):
+                    if n.startswith('.#'):
+                        try:
+                            seen[n] = stat.S_IMODE(os.lstat(os.path.join(out, n)).st_mode)
+                        except FileNotFoundError:
+                            pass
+            time.sleep(0.01)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        so.seek(0)
+        se.seek(0)
+        return (p.returncode, so.read().decode(errors='replace'), se.read().decode(errors='replace'),
+                usage.ru_maxrss, seen)
+
+
 def http(method, url):
     req = urllib.request.Request(url, method=method)
     with urllib.request.urlopen(req, timeout=10) as r:
@@ -66,7 +137,8 @@ def http(method, url):
 def run_case(build, fx, base, fields, workdir):
     name, args, want_exit, result, checks = (fields + [''] * 5)[:5]
     srv = os.path.join(fx, 'srv')
-    subst = {'{base}': base, '{file}': 'file://' + srv, '{keyring}': os.path.join(fx, 'keyring.gpg')}
+    subst = {'{base}': base, '{file}': 'file://' + srv, '{keyring}': os.path.join(fx, 'keyring.gpg'),
+             '{out}': os.path.join(workdir, 'out')}
     for a in args.split():
         if a.startswith('--verify=') and '{sha256:' in a:
             fixture = a.split('{sha256:')[1].rstrip('}')
@@ -78,10 +150,21 @@ def run_case(build, fx, base, fields, workdir):
     os.makedirs(out)
     shutil.copy(os.path.join(srv, 'disk.raw.bz2'), os.path.join(out, 'existing.raw'))
     http('POST', base + '/_reset')
+    check_list = [c.strip() for c in checks.split(';') if c.strip()]
+    canaries = [canary_path(out, c[7:]) for c in check_list if c.startswith('canary:')]
+    for c in canaries:
+        make_canary(c)
 
     argv = [os.path.join(build, 'src/pull/urlboot-pull'), f'--image-root={out}', '--json', '--progress=none'] + args.split()
-    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors='replace', timeout=120)
     problems = []
+    if 'killed-first' in check_list:
+        # A pull killed mid-way leaves its temporary; the next one must clean it up.
+        rc, _, _, _, seen = run_pull(argv, out, True, kill_after=0.7)
+        if rc != -9 or not seen:
+            problems.append(f'the first pull was not killed while it had a temporary (status {rc}, {seen})')
+        http('POST', base + '/_reset')
+    rc, stdout, stderr, maxrss, temporaries = run_pull(argv, out, 'tmp-private' in check_list)
+    p = subprocess.CompletedProcess(argv, rc, stdout, stderr)
     if want_exit != '*' and p.returncode != int(want_exit):
         problems.append(f'exit status {p.returncode}, expected {want_exit}')
     report = {}
@@ -111,6 +194,10 @@ def run_case(build, fx, base, fields, workdir):
         for suffix in ('', '.raw'):
             if os.path.lexists(os.path.join(out, target + suffix)):
                 problems.append(f'{target}{suffix} exists but should not')
+    elif kind == 'dir':
+        path = os.path.join(out, target)
+        if os.path.islink(path) or not os.path.isdir(path):
+            problems.append(f'{path} is not a directory')
 
     left = [n for n in os.listdir(out) if n.startswith('.#')]
     if left:
@@ -118,7 +205,10 @@ def run_case(build, fx, base, fields, workdir):
 
     stats = json.loads(http('GET', base + '/_stats'))
     url_path = args.split()[1].replace(base, '') if args.split()[1].startswith(base) else None
-    for check in filter(None, (c.strip() for c in checks.split(';'))):
+    for c in canaries:
+        problems += canary_problems(c)
+        remove_canary(c)
+    for check in check_list:
         if check == 'sparse':
             st = os.stat(os.path.join(out, target + '.raw'))
             if st.st_blocks * 512 > 0.6 * st.st_size:
@@ -145,6 +235,45 @@ def run_case(build, fx, base, fields, workdir):
             n = stats.get(url_path, {}).get('requests', 0)
             if n < int(check[10:]):
                 problems.append(f'{n} requests, expected {check}')
+        elif check.startswith('requests<='):
+            n = stats.get(url_path, {}).get('requests', 0)
+            if n > int(check[10:]):
+                problems.append(f'{n} requests, expected {check}')
+        elif check.startswith('canary:') or check == 'killed-first':
+            pass
+        elif check.startswith('size:') or check.startswith('zeros:'):
+            rel, _, n = check.partition(':')[2].partition('=')
+            path = os.path.join(out, rel)
+            if not os.path.isfile(path) or os.path.getsize(path) != int(n):
+                problems.append(f'{rel}: not a file of {n} bytes')
+            elif check.startswith('zeros:'):
+                with open(path, 'rb') as f:
+                    if any(b.count(0) != len(b) for b in iter(lambda: f.read(1 << 22), b'')):
+                        problems.append(f'{rel}: not all zeros')
+        elif check.startswith('mode:'):
+            rel, _, mode = check[5:].partition('=')
+            st = os.lstat(os.path.join(out, rel))
+            if stat.S_ISLNK(st.st_mode) or stat.S_IMODE(st.st_mode) != int(mode, 8):
+                problems.append(f'{rel}: mode {stat.S_IMODE(st.st_mode):o}{" (a symlink)" if stat.S_ISLNK(st.st_mode) else ""}, expected {mode}')
+        elif check == 'tmp-private':
+            if not temporaries:
+                problems.append('no temporary was seen while the pull ran')
+            for n, mode in temporaries.items():
+                if mode & 0o077:
+                    problems.append(f'temporary {n} had mode {mode:o}: group or others could reach it')
+        elif check == 'stderr-clean':
+            bad = sorted({c for c in p.stderr if (ord(c) < 32 and c not in '\n\t') or ord(c) == 0x7f})
+            if bad:
+                problems.append(f'control characters reached stderr: {bad!r}')
+            if any(l.startswith('<') for l in p.stderr.splitlines()):
+                problems.append('a line of stderr starts with a log priority prefix')
+        elif check.startswith('maxrss<='):
+            limit = int(check[8:].rstrip('M')) * 1024
+            # AddressSanitizer's shadow memory and quarantine say nothing about our allocations.
+            if SANITIZED:
+                print(f'# {name}: {check} not checked in a sanitizer build (peak RSS {maxrss // 1024} MiB)')
+            elif maxrss > limit:
+                problems.append(f'peak RSS {maxrss // 1024} MiB, expected {check}')
         elif check == 'readonly':
             mode = stat.S_IMODE(os.stat(os.path.join(out, target + '.raw')).st_mode)
             if mode != 0o444:
@@ -165,8 +294,14 @@ def run_case(build, fx, base, fields, workdir):
     return problems
 
 
+SANITIZED = False
+
+
 def main():
+    global SANITIZED
     build, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    SANITIZED = 'libasan' in subprocess.run(['ldd', os.path.join(build, 'src/pull/urlboot-pull')],
+                                            stdout=subprocess.PIPE, text=True).stdout
     only = sys.argv[3:]
     with open(os.path.join(src, 'test/pull/cases.tsv')) as f:
         cases = [l.rstrip('\n').split('\t') for l in f if l.strip() and not l.startswith('#')]
