@@ -41,9 +41,9 @@ static void export_identity(Menu *m, EFI_LOADED_IMAGE *li) {
                 (void) set_loader_string(L"LoaderFirmwareType", s);
                 ffree(s);
         }
-        if (dp && device_path_find_url(dp, device_path_size(dp), &m->own_url) >= 0)
+        if (dp && device_path_find_url(dp, DEVICE_PATH_FIRMWARE_MAX, &m->own_url) >= 0)
                 (void) set_loader_string_if_unset(L"LoaderDeviceURL", m->own_url);
-        if (dp && (s = device_path_partition_uuid(dp))) {
+        if (dp && device_path_find_partition_uuid(dp, DEVICE_PATH_FIRMWARE_MAX, &s) >= 0) {
                 (void) set_loader_string(L"LoaderDevicePartUUID", s);
                 ffree(s);
         }

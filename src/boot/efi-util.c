@@ -110,52 +110,6 @@ BOOLEAN secure_boot_enabled(void) {
         return RT->GetVariable(L"SecureBoot", &global, NULL, &size, &v) == EFI_SUCCESS && size == 1 && v == 1;
 }
 
-UINTN device_path_size(const EFI_DEVICE_PATH *dp) {
-        const uint8_t *p = (const uint8_t *) dp;
-        UINTN off = 0;
-
-        /* Device paths from firmware are trusted to end; still, never walk beyond 64 KiB. */
-        while (off < 65536) {
-                UINTN len = p[off + 2] | (p[off + 3] << 8);
-                if (len < 4)
-                        return 0;
-                off += len;
-                if (p[off - len] == DEVICE_PATH_TYPE_END && p[off - len + 1] == DEVICE_PATH_SUBTYPE_END_ENTIRE)
-                        return off;
-        }
-        return 0;
-}
-
-char *device_path_partition_uuid(const EFI_DEVICE_PATH *dp) {
-        static const char hex[] = "0123456789ABCDEF";
-        static const int order[16] = { 3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15 };
-        const uint8_t *p = (const uint8_t *) dp;
-        UINTN size = device_path_size(dp), off = 0;
-
-        while (off + 4 <= size) {
-                UINTN len = p[off + 2] | (p[off + 3] << 8);
-                /* Media (4) / Hard Drive (1) with a GPT signature (MBRType 2, SignatureType 2) */
-                if (p[off] == 4 && p[off + 1] == 1 && len >= 42 && p[off + 40] == 2 && p[off + 41] == 2) {
-                        const uint8_t *g = p + off + 24;
-                        char *u = fmalloc(37), *t = u;
-                        if (!u)
-                                return NULL;
-                        for (int k = 0; k < 16; k++) {
-                                if (k == 4 || k == 6 || k == 8 || k == 10)
-                                        *t++ = '-';
-                                *t++ = hex[g[order[k]] >> 4];
-                                *t++ = hex[g[order[k]] & 15];
-                        }
-                        *t = 0;
-                        return u;
-                }
-                if (len < 4)
-                        break;
-                off += len;
-        }
-        return NULL;
-}
-
 static char *format_version(const char *prefix, UINT32 rev) {
         /* "PREFIX major.minor" with minor as two digits, like systemd prints it. */
         char buf[160], *t = buf;
@@ -190,27 +144,27 @@ char *firmware_type(void) {
 static EFI_GUID smbios3_guid = { 0xf2fd1544, 0x9794, 0x4a2c, { 0x99, 0x2e, 0xe5, 0xbb, 0xcf, 0x20, 0xe3, 0x94 } };
 static EFI_GUID smbios_guid = { 0xeb9d2d31, 0x2d88, 0x11d3, { 0x9a, 0x16, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d } };
 
+/* The entry point is firmware memory, as long as its own length byte says (at most 255 bytes). */
+static bool smbios_table(EFI_GUID *guid, const void **ret_table, size_t *ret_size) {
+        for (UINTN i = 0; i < ST->NumberOfTableEntries; i++) {
+                EFI_CONFIGURATION_TABLE *t = &ST->ConfigurationTable[i];
+                uint64_t address;
+
+                if (CompareGuid(&t->VendorGuid, guid) != 0 ||
+                    smbios_table_from_entry_point(t->VendorTable, 255, &address, ret_size) < 0)
+                        continue;
+                *ret_table = (const void *) (UINTN) address;
+                return true;
+        }
+        return false;
+}
+
 void smbios_foreach_oem_string(int (*cb)(const char *s, size_t n, void *userdata), void *userdata) {
-        for (UINTN i = 0; i < ST->NumberOfTableEntries; i++) {
-                EFI_CONFIGURATION_TABLE *t = &ST->ConfigurationTable[i];
-                const uint8_t *ep = t->VendorTable;
+        const void *table;
+        size_t size;
 
-                if (CompareGuid(&t->VendorGuid, &smbios3_guid) == 0 && fmemcmp(ep, "_SM3_", 5) == 0) {
-                        uint64_t addr = pe_le32(ep + 0x10) | (uint64_t) pe_le32(ep + 0x14) << 32;
-                        (void) smbios_oem_strings_foreach((const void *) (UINTN) addr, pe_le32(ep + 0x0c), cb, userdata);
-                        return;
-                }
-        }
-        for (UINTN i = 0; i < ST->NumberOfTableEntries; i++) {
-                EFI_CONFIGURATION_TABLE *t = &ST->ConfigurationTable[i];
-                const uint8_t *ep = t->VendorTable;
-
-                if (CompareGuid(&t->VendorGuid, &smbios_guid) == 0 && fmemcmp(ep, "_SM_", 4) == 0) {
-                        (void) smbios_oem_strings_foreach((const void *) (UINTN) pe_le32(ep + 0x18), pe_le16(ep + 0x16),
-                                                          cb, userdata);
-                        return;
-                }
-        }
+        if (smbios_table(&smbios3_guid, &table, &size) || smbios_table(&smbios_guid, &table, &size))
+                (void) smbios_oem_strings_foreach(table, size, cb, userdata);
 }
 
 char *get_loader_string(const CHAR16 *name) {

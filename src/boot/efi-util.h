@@ -52,13 +52,8 @@ BOOLEAN loader_variable_exists(const CHAR16 *name);
 /** Secure Boot enabled (SecureBoot == 1 in the global vendor space). */
 BOOLEAN secure_boot_enabled(void);
 
-/** Size in bytes of a device path including the End node (bounded). */
-UINTN device_path_size(const EFI_DEVICE_PATH *dp);
-
-/**
- * GPT partition UUID (uppercase text) of the first hard-drive node of a device path, or NULL.
- */
-char *device_path_partition_uuid(const EFI_DEVICE_PATH *dp);
+/* Device paths from firmware are trusted to end; still, never walk beyond 64 KiB. */
+#define DEVICE_PATH_FIRMWARE_MAX 65536
 
 /** "vendor major.minor" of the firmware, and "UEFI major.minor". */
 char *firmware_info(void);

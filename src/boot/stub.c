@@ -157,13 +157,13 @@ static void export_variables(EFI_LOADED_IMAGE *li) {
         (void) set_loader_string(L"StubInfo", "urlboot-stub " URLBOOT_VERSION);
         (void) set_loader_u64(L"StubFeatures", STUB_FEATURES);
 
-        if (dp && device_path_find_url(dp, device_path_size(dp), &url) >= 0) {
+        if (dp && device_path_find_url(dp, DEVICE_PATH_FIRMWARE_MAX, &url) >= 0) {
                 /* Always ours; the loader's only when no loader set it before us. */
                 (void) set_loader_string(L"StubDeviceURL", url);
                 (void) set_loader_string_if_unset(L"LoaderDeviceURL", url);
                 ffree(url);
         }
-        if (dp && (part = device_path_partition_uuid(dp))) {
+        if (dp && device_path_find_partition_uuid(dp, DEVICE_PATH_FIRMWARE_MAX, &part) >= 0) {
                 (void) set_loader_string(L"StubDevicePartUUID", part);
                 (void) set_loader_string_if_unset(L"LoaderDevicePartUUID", part);
                 ffree(part);

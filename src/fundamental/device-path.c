@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * @file
- * UEFI device paths: the URL a program was loaded from.
+ * UEFI device paths: the URL and the partition a program was loaded from.
  */
 #include "device-path.h"
 #include "errno-fundamental.h"
@@ -9,34 +9,97 @@
 #include "pe-image.h"
 #include "string-fundamental.h"
 
-int device_path_find_url(const void *dp, size_t max, char **ret) {
-        const uint8_t *p = dp;
-        size_t off = 0;
+#define HARD_DRIVE_NODE_SIZE 42
+#define HARD_DRIVE_SIGNATURE 24
+#define HARD_DRIVE_FORMAT 40
+#define HARD_DRIVE_SIGNATURE_TYPE 41
+#define HARD_DRIVE_FORMAT_GPT 2
+#define HARD_DRIVE_SIGNATURE_GUID 2
 
-        for (;;) {
-                uint16_t len;
+/* A node of a device path, checked to lie inside it. */
+typedef struct Node {
+        uint8_t type;
+        uint8_t subtype;
+        const uint8_t *data;    /* after the 4-byte header */
+        size_t data_size;
+} Node;
 
-                if (max - off < 4)
-                        return -EBADMSG;
-                len = pe_le16(p + off + 2);
-                if (len < 4 || len > max - off)
-                        return -EBADMSG;
-                if (p[off] == DEVICE_PATH_TYPE_END && p[off + 1] == DEVICE_PATH_SUBTYPE_END_ENTIRE)
-                        return -ENOENT;
-                if (p[off] == DEVICE_PATH_TYPE_MESSAGING && p[off + 1] == DEVICE_PATH_SUBTYPE_URI) {
-                        /* The data is Length-4 bytes; an embedded NUL ends the URL early. */
-                        char *u = fstrndup((const char *) p + off + 4, (size_t) (len - 4));
-                        if (!u)
-                                return -ENOMEM;
-                        if (!*u) {
-                                ffree(u);
-                                return -ENOENT;
-                        }
-                        *ret = u;
-                        return 0;
-                }
-                off += len;
+/* The node at *off, moving *off past it: 1, 0 at the End node, -EBADMSG when it does not fit. */
+static int next_node(const uint8_t *p, size_t max, size_t *off, Node *ret) {
+        uint16_t len;
+
+        if (max - *off < 4)
+                return -EBADMSG;
+        len = pe_le16(p + *off + 2);
+        if (len < 4 || len > max - *off)
+                return -EBADMSG;
+        *ret = (Node) { .type = p[*off], .subtype = p[*off + 1], .data = p + *off + 4, .data_size = len - 4U };
+        *off += len;
+        return ret->type == DEVICE_PATH_TYPE_END && ret->subtype == DEVICE_PATH_SUBTYPE_END_ENTIRE ? 0 : 1;
+}
+
+/* GUIDs are stored mixed-endian: the first three fields little-endian, the rest as bytes. */
+static void format_guid(const uint8_t *g, char *buf) {
+        static const char hex[] = "0123456789ABCDEF";
+        static const uint8_t order[16] = { 3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15 };
+
+        for (size_t k = 0; k < 16; k++) {
+                if (k == 4 || k == 6 || k == 8 || k == 10)
+                        *buf++ = '-';
+                *buf++ = hex[g[order[k]] >> 4];
+                *buf++ = hex[g[order[k]] & 15];
         }
+        *buf = 0;
+}
+
+int device_path_find_partition_uuid(const void *dp, size_t max, char **ret) {
+        size_t off = 0;
+        Node n;
+        int r;
+
+        while ((r = next_node(dp, max, &off, &n)) > 0) {
+                char *u;
+
+                if (n.type != DEVICE_PATH_TYPE_MEDIA || n.subtype != DEVICE_PATH_SUBTYPE_HARD_DRIVE)
+                        continue;
+                if (n.data_size + 4 < HARD_DRIVE_NODE_SIZE)
+                        return -EBADMSG;
+                /* an MBR partition has a 32-bit signature, not a UUID: look further */
+                if (n.data[HARD_DRIVE_FORMAT - 4] != HARD_DRIVE_FORMAT_GPT ||
+                    n.data[HARD_DRIVE_SIGNATURE_TYPE - 4] != HARD_DRIVE_SIGNATURE_GUID)
+                        continue;
+                u = fmalloc(37);
+                if (!u)
+                        return -ENOMEM;
+                format_guid(n.data + HARD_DRIVE_SIGNATURE - 4, u);
+                *ret = u;
+                return 0;
+        }
+        return r == 0 ? -ENOENT : r;
+}
+
+int device_path_find_url(const void *dp, size_t max, char **ret) {
+        size_t off = 0;
+        Node n;
+        int r;
+
+        while ((r = next_node(dp, max, &off, &n)) > 0) {
+                char *u;
+
+                if (n.type != DEVICE_PATH_TYPE_MESSAGING || n.subtype != DEVICE_PATH_SUBTYPE_URI)
+                        continue;
+                /* The data is Length-4 bytes; an embedded NUL ends the URL early. */
+                u = fstrndup((const char *) n.data, n.data_size);
+                if (!u)
+                        return -ENOMEM;
+                if (!*u) {
+                        ffree(u);
+                        return -ENOENT;
+                }
+                *ret = u;
+                return 0;
+        }
+        return r == 0 ? -ENOENT : r;
 }
 
 int device_path_make_url(const char *url, void **ret, size_t *ret_size) {

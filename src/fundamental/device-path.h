@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * @file
- * UEFI device paths: finding the URL a program was loaded from, and building a Uri() path.
+ * UEFI device paths: finding the URL a program was loaded from and the GPT partition it was loaded
+ * from, and building a Uri() path.
  *
  * A device path is a list of nodes (type, subtype, 16-bit length including the 4-byte header)
  * ending with the End node (0x7f/0xff). Firmware HTTP boot leaves a Uri() node (messaging, 24)
- * in the loaded image's device path; its data is the URL, not NUL-terminated.
+ * in the loaded image's device path; its data is the URL, not NUL-terminated. A program loaded from
+ * a disk has a Hard Drive node (media, 1): partition number, start and size, the partition's
+ * signature (its GPT UUID at offset 24), the partition format (40: 2 is GPT) and the signature type
+ * (41: 2 is a GUID).
  */
 #pragma once
 
@@ -13,8 +17,17 @@
 
 #define DEVICE_PATH_TYPE_MESSAGING 0x03
 #define DEVICE_PATH_SUBTYPE_URI 24
+#define DEVICE_PATH_TYPE_MEDIA 0x04
+#define DEVICE_PATH_SUBTYPE_HARD_DRIVE 1
 #define DEVICE_PATH_TYPE_END 0x7f
 #define DEVICE_PATH_SUBTYPE_END_ENTIRE 0xff
+
+/**
+ * The GPT partition UUID of the first Hard Drive node with a GPT signature, within max bytes of dp.
+ * @v ret  newly allocated uppercase text, "0FC63DAF-8483-4772-8E79-3D69D8477DE4" (ffree())
+ * @ret 0, -ENOENT (no such node), -EBADMSG (a node runs past max or is shorter than it must be), -ENOMEM
+ */
+int device_path_find_partition_uuid(const void *dp, size_t max, char **ret);
 
 /**
  * Find the first Uri() node within max bytes of dp.

@@ -1,11 +1,45 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * @file
- * SMBIOS type 11 OEM strings.
+ * SMBIOS: the entry point and type 11 OEM strings.
  */
 #include "errno-fundamental.h"
+#include "pe-image.h"
 #include "smbios.h"
 #include "string-fundamental.h"
+
+/* SMBIOS 3.x entry point (DSP0134 7.1.3): its length at 6, the table's maximum size at 0x0c, its
+ * 64-bit address at 0x10. */
+#define SM3_LENGTH 6
+#define SM3_TABLE_SIZE 0x0c
+#define SM3_TABLE_ADDRESS 0x10
+#define SM3_SIZE_MIN 0x18        /* where the fields we read end */
+
+/* SMBIOS 2.x entry point (7.1.2): its length at 5, the table's length at 0x16 and 32-bit address at 0x18. */
+#define SM2_LENGTH 5
+#define SM2_TABLE_SIZE 0x16
+#define SM2_TABLE_ADDRESS 0x18
+#define SM2_SIZE_MIN 0x1c        /* where the fields we read end (the structure is 0x1f; some firmware says 0x1e) */
+
+int smbios_table_from_entry_point(const void *ep, size_t max, uint64_t *ret_address, size_t *ret_size) {
+        const uint8_t *p = ep;
+
+        if (max >= SM3_SIZE_MIN && fmemcmp(p, "_SM3_", 5) == 0) {
+                if (p[SM3_LENGTH] < SM3_SIZE_MIN || p[SM3_LENGTH] > max)
+                        return -EBADMSG;
+                *ret_address = pe_le32(p + SM3_TABLE_ADDRESS) | (uint64_t) pe_le32(p + SM3_TABLE_ADDRESS + 4) << 32;
+                *ret_size = pe_le32(p + SM3_TABLE_SIZE);
+                return 0;
+        }
+        if (max >= SM2_SIZE_MIN && fmemcmp(p, "_SM_", 4) == 0) {
+                if (p[SM2_LENGTH] < SM2_SIZE_MIN || p[SM2_LENGTH] > max)
+                        return -EBADMSG;
+                *ret_address = pe_le32(p + SM2_TABLE_ADDRESS);
+                *ret_size = pe_le16(p + SM2_TABLE_SIZE);
+                return 0;
+        }
+        return -EBADMSG;
+}
 
 int smbios_oem_strings_foreach(const void *table, size_t size, smbios_string_cb cb, void *userdata) {
         const uint8_t *p = table;

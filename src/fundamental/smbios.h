@@ -1,16 +1,27 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * @file
- * SMBIOS: walking the structure table for type 11 (OEM strings), and the boot-entry strings in them.
+ * SMBIOS: finding the structure table from an entry point, walking it for type 11 (OEM strings),
+ * and the boot-entry strings in them.
  *
- * Each structure is a formatted area (type, length, handle, ...) followed by a string set ending in
- * two NUL bytes. QEMU's "-smbios type=11,value=..." adds OEM strings.
+ * The firmware publishes an entry point: "_SM3_" (SMBIOS 3, a 64-bit table address) or "_SM_"
+ * (2.x, 32-bit; all QEMU's q35 offers by default). Each structure of the table is a formatted area
+ * (type, length, handle, ...) followed by a string set ending in two NUL bytes. QEMU's
+ * "-smbios type=11,value=..." adds OEM strings.
  */
 #pragma once
 
 #include "macro-fundamental.h"
 
 #define SMBIOS_ENTRIES_EXTRA_PREFIX "io.systemd.boot.entries-extra:"
+
+/**
+ * Where the structure table is, read from an entry point structure.
+ * @v ep    the entry point: "_SM3_" or "_SM_" first
+ * @v max   how many bytes of ep may be read; only as many as the entry point's own length are
+ * @ret 0, -EBADMSG (no known anchor, or an entry point shorter than its fields)
+ */
+int smbios_table_from_entry_point(const void *ep, size_t max, uint64_t *ret_address, size_t *ret_size);
 
 /** Called for each OEM string (not NUL-terminated: s[0..n)). Non-zero stops the walk. */
 typedef int (*smbios_string_cb)(const char *s, size_t n, void *userdata);

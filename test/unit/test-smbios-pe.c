@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Tests for the SMBIOS walker, device-path URLs, and PE reading against the stub this build made. */
+/* Tests for the SMBIOS entry point and walker, device paths (test/data), and PE reading against the stub
+ * this build made. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -38,6 +40,75 @@ TEST(smbios_walk) {
         ASSERT_EQ(smbios_oem_strings_foreach(table, 16, collect, &got), -EBADMSG);
         free(got);
         ASSERT_EQ(smbios_oem_strings_foreach((const uint8_t[]) { 11, 2, 0, 0 }, 4, collect, &got), -EBADMSG);
+}
+
+/* The hex of a data file as a buffer of exactly its size, so the sanitizers see any read beyond it. */
+static uint8_t *unhex(const char *hex, size_t *ret_size) {
+        size_t n = strcmp(hex, "-") == 0 ? 0 : strlen(hex) / 2;
+        uint8_t *b = malloc(n ? n : 1);
+
+        for (size_t i = 0; i < n; i++)
+                ASSERT_TRUE(sscanf(hex + 2 * i, "%2hhx", &b[i]) == 1);
+        *ret_size = n;
+        return b;
+}
+
+static const char *result_text(int r, const char *text) {
+        return r == -EBADMSG ? "-EBADMSG" : r == -ENOENT ? "-ENOENT" : r < 0 ? "-E?" : text;
+}
+
+static void entry_point_case(char *line, int lineno, void *userdata) {
+        char *f[3], got[40];
+        int *count = userdata, r;
+        uint64_t address = 0;
+        size_t n, size = 0;
+        uint8_t *ep;
+
+        ASSERT_EQ(test_split_fields(line, f, 3), 3);
+        ep = unhex(f[0], &n);
+        r = smbios_table_from_entry_point(ep, n, &address, &size);
+        snprintf(got, sizeof got, "0x%" PRIx64, address);
+        if (strcmp(result_text(r, got), f[1]) != 0 || (r >= 0 && size != strtoul(f[2], NULL, 10)))
+                test_fail(__FILE__, __LINE__, "line %d: got %s (size %zu), want %s (%s)", lineno, result_text(r, got),
+                          size, f[1], f[2]);
+        free(ep);
+        (*count)++;
+}
+
+TEST(smbios_entry_points) {
+        int n = 0;
+
+        test_foreach_line("smbios-entry-point-cases.tsv", entry_point_case, &n);
+        test_note("%d entry points", n);
+        ASSERT_TRUE(n >= 8);
+}
+
+static void device_path_case(char *line, int lineno, void *userdata) {
+        char *f[3], *url = NULL, *uuid = NULL;
+        int *count = userdata, r;
+        size_t n;
+        uint8_t *dp;
+
+        ASSERT_EQ(test_split_fields(line, f, 3), 3);
+        dp = unhex(f[0], &n);
+        r = device_path_find_url(dp, n, &url);
+        if (strcmp(result_text(r, url), f[1]) != 0)
+                test_fail(__FILE__, __LINE__, "line %d: URL %s, want %s", lineno, result_text(r, url), f[1]);
+        r = device_path_find_partition_uuid(dp, n, &uuid);
+        if (strcmp(result_text(r, uuid), f[2]) != 0)
+                test_fail(__FILE__, __LINE__, "line %d: partition %s, want %s", lineno, result_text(r, uuid), f[2]);
+        free(url);
+        free(uuid);
+        free(dp);
+        (*count)++;
+}
+
+TEST(device_path_cases) {
+        int n = 0;
+
+        test_foreach_line("device-path-cases.tsv", device_path_case, &n);
+        test_note("%d device paths", n);
+        ASSERT_TRUE(n >= 11);
 }
 
 TEST(smbios_entry_strings) {
