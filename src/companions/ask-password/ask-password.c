@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlboot-ask-password: systemd v258's io.systemd.AskPassword Varlink service for systemd 252,
+ * and a command to call it.
+ *
+ * Started by a socket unit (a socket in $LISTEN_FDS, as v258's systemd-ask-password is), or
+ * with --listen=PATH, it serves; otherwise it asks the service once and prints the password.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <systemd/sd-daemon.h>
+
+#include "ask-client.h"
+#include "ask-request.h"
+#include "ask-service.h"
+#include "log.h"
+#include "path-util.h"
+#include "string-util.h"
+#include "varlink-server.h"
+
+#define EXIT_USAGE 2
+#define SYSTEM_ADDRESS "/run/systemd/io.systemd.AskPassword"
+#define SYSTEM_DIRECTORY "/run/systemd/ask-password"
+
+static AskClientOptions arg_client = {
+        .timeout_usec = ASK_DEFAULT_TIMEOUT_USEC,
+        .push_cache = true,
+        .echo = ASK_ECHO_MASKED,
+        .newline = true,
+};
+static bool arg_user = false;
+static bool arg_cache_only = false;
+static const char *arg_listen = NULL;
+static char *arg_message = NULL;
+
+static void help(void) {
+        printf("Usage: urlboot-ask-password [OPTIONS] [MESSAGE...]\n"
+               "\n"
+               "Ask for a password through the io.systemd.AskPassword Varlink service\n"
+               "(" SYSTEM_ADDRESS "), which systemd 258 has and urlboot adds\n"
+               "to older systemd: the question reaches the system's password agents.\n"
+               "The password is printed on standard output.\n"
+               "\n"
+               "Options:\n"
+               "     --icon=NAME        icon name for graphical agents\n"
+               "     --id=ID            query identifier (e.g. \"cryptsetup:/dev/sda5\")\n"
+               "     --keyname=NAME     kernel keyring key to cache the password in\n"
+               "     --timeout=SEC      give up after SEC seconds (default 90; 0 or\n"
+               "                        \"infinity\": wait forever, as systemd-ask-password)\n"
+               "     --cache-only       only answer from the kernel keyring, never ask\n"
+               "     --echo=yes|no|masked\n"
+               "                        show what is typed, show nothing, or one * per\n"
+               "                        character (default)\n"
+               "  -e                    the same as --echo=yes\n"
+               "     --accept-cached    accept a password cached under --keyname\n"
+               "     --no-push-cache    do not cache the answer under --keyname\n"
+               "     --multiple         print every password, one per line\n"
+               "     --no-output        print nothing (the exit status tells)\n"
+               "  -n                    no newline after the password\n"
+               "     --json             print {\"passwords\":[...]} (errors as Varlink errors)\n"
+               "     --interactive      let polkit ask the caller to authenticate\n"
+               "     --system           ask the system's agents (default)\n"
+               "     --user             ask through the user service\n"
+               "                        ($XDG_RUNTIME_DIR/systemd/io.systemd.AskPassword)\n"
+               "     --address=PATH     the service's socket\n"
+               "  -h --help             this help\n"
+               "     --version          print the version\n"
+               "\n"
+               "Service mode (socket activation, or --listen=PATH for testing):\n"
+               "     --listen=PATH      listen on PATH and serve each connection\n"
+               "     --no-tty           accepted for systemd's unit files; never uses a TTY\n");
+}
+
+static int parse_timeout(const char *s, uint64_t *ret) {
+        char *end;
+        double d;
+
+        if (streq(s, "infinity")) {
+                *ret = UINT64_MAX;
+                return 0;
+        }
+        errno = 0;
+        d = strtod(s, &end);
+        if (errno != 0 || end == s || !(streq(end, "") || streq(end, "s")) || !isfinite(d) || d < 0)
+                return -EINVAL;
+        /* systemd-ask-password's --timeout=0 waits forever; Varlink's 0 means "cache only". */
+        *ret = d == 0 || d >= 1.8e13 ? UINT64_MAX : (uint64_t) (d * 1e6);
+        return 0;
+}
+
+static int parse_echo(const char *s) {
+        int b;
+
+        if (isempty(s) || streq(s, "masked")) {
+                arg_client.echo = ASK_ECHO_MASKED;
+                return 0;
+        }
+        b = parse_boolean(s);
+        if (b < 0)
+                return b;
+        arg_client.echo = b ? ASK_ECHO_ON : ASK_ECHO_OFF;
+        return 0;
+}
+
+static int join_message(int argc, char *argv[]) {
+        for (int i = optind; i < argc; i++)
+                if (!strextend(&arg_message, i > optind ? " " : "", argv[i], NULL))
+                        return -ENOMEM;
+        return 0;
+}
+
+static int parse_argv(int argc, char *argv[]) {
+        enum {
+                ARG_ICON = 0x100, ARG_ID, ARG_KEYNAME, ARG_TIMEOUT, ARG_CACHE_ONLY, ARG_ECHO, ARG_ACCEPT_CACHED,
+                ARG_NO_PUSH_CACHE, ARG_MULTIPLE, ARG_NO_OUTPUT, ARG_JSON, ARG_INTERACTIVE, ARG_SYSTEM, ARG_USER,
+                ARG_ADDRESS, ARG_LISTEN, ARG_NO_TTY, ARG_VERSION,
+        };
+        static const struct option options[] = {
+                { "icon", required_argument, NULL, ARG_ICON },
+                { "id", required_argument, NULL, ARG_ID },
+                { "keyname", required_argument, NULL, ARG_KEYNAME },
+                { "timeout", required_argument, NULL, ARG_TIMEOUT },
+                { "cache-only", no_argument, NULL, ARG_CACHE_ONLY },
+                { "echo", optional_argument, NULL, ARG_ECHO },
+                { "accept-cached", no_argument, NULL, ARG_ACCEPT_CACHED },
+                { "no-push-cache", no_argument, NULL, ARG_NO_PUSH_CACHE },
+                { "multiple", no_argument, NULL, ARG_MULTIPLE },
+                { "no-output", no_argument, NULL, ARG_NO_OUTPUT },
+                { "json", no_argument, NULL, ARG_JSON },
+                { "interactive", no_argument, NULL, ARG_INTERACTIVE },
+                { "system", no_argument, NULL, ARG_SYSTEM },
+                { "user", no_argument, NULL, ARG_USER },
+                { "address", required_argument, NULL, ARG_ADDRESS },
+                { "listen", required_argument, NULL, ARG_LISTEN },
+                { "no-tty", no_argument, NULL, ARG_NO_TTY },
+                { "help", no_argument, NULL, 'h' },
+                { "version", no_argument, NULL, ARG_VERSION },
+                {},
+        };
+        int c;
+
+        while ((c = getopt_long(argc, argv, "hen", options, NULL)) >= 0)
+                switch (c) {
+                case ARG_ICON:
+                        arg_client.icon = optarg;
+                        break;
+                case ARG_ID:
+                        arg_client.id = optarg;
+                        break;
+                case ARG_KEYNAME:
+                        arg_client.keyname = optarg;
+                        break;
+                case ARG_TIMEOUT:
+                        if (parse_timeout(optarg, &arg_client.timeout_usec) < 0) {
+                                log_error("--timeout= takes seconds or \"infinity\", not '%s'.", optarg);
+                                return -EINVAL;
+                        }
+                        break;
+                case ARG_CACHE_ONLY:
+                        arg_cache_only = true;
+                        break;
+                case 'e':
+                        arg_client.echo = ASK_ECHO_ON;
+                        break;
+                case ARG_ECHO:
+                        if (parse_echo(optarg) < 0) {
+                                log_error("--echo= takes yes, no or masked, not '%s'.", optarg);
+                                return -EINVAL;
+                        }
+                        break;
+                case ARG_ACCEPT_CACHED:
+                        arg_client.accept_cached = true;
+                        break;
+                case ARG_NO_PUSH_CACHE:
+                        arg_client.push_cache = false;
+                        break;
+                case ARG_MULTIPLE:
+                        arg_client.multiple = true;
+                        break;
+                case ARG_NO_OUTPUT:
+                        arg_client.no_output = true;
+                        break;
+                case 'n':
+                        arg_client.newline = false;
+                        break;
+                case ARG_JSON:
+                        arg_client.json = true;
+                        break;
+                case ARG_INTERACTIVE:
+                        arg_client.interactive = true;
+                        break;
+                case ARG_SYSTEM:
+                        arg_user = false;
+                        break;
+                case ARG_USER:
+                        arg_user = true;
+                        break;
+                case ARG_ADDRESS:
+                        arg_client.address = optarg;
+                        break;
+                case ARG_LISTEN:
+                        arg_listen = optarg;
+                        break;
+                case ARG_NO_TTY:
+                        break;
+                case 'h':
+                        help();
+                        return 0;
+                case ARG_VERSION:
+                        puts("urlboot-ask-password " URLBOOT_VERSION);
+                        return 0;
+                default:
+                        return -EINVAL;
+                }
+
+        if (join_message(argc, argv) < 0)
+                return log_oom();
+        arg_client.message = arg_message;
+        if (!arg_client.message && arg_client.echo == ASK_ECHO_ON)
+                arg_client.message = "Input:"; /* "Password:" would mislead when the input is shown */
+        if (arg_cache_only)
+                arg_client.timeout_usec = 0;
+        return 1;
+}
+
+/* $XDG_RUNTIME_DIR/SUFFIX for the user instance. */
+static int runtime_path(const char *suffix, char **ret) {
+        const char *e = getenv("XDG_RUNTIME_DIR");
+
+        if (isempty(e) || !path_is_absolute(e))
+                return log_error_errno(ENXIO, "--user needs $XDG_RUNTIME_DIR (an absolute path).");
+        *ret = path_join(e, suffix);
+        return *ret ? 0 : log_oom();
+}
+
+static int run_service(void) {
+        _cleanup_free_ char *directory = NULL;
+        AskServiceConfig config = { .user = arg_user, .directory = SYSTEM_DIRECTORY };
+        int n, fd, r;
+
+        if (arg_user) {
+                r = runtime_path("systemd/ask-password", &directory);
+                if (r < 0)
+                        return r;
+                config.directory = directory;
+        }
+
+        if (arg_listen) {
+                r = varlink_listen_unix(arg_listen, arg_user ? 0600 : 0666, &fd);
+                if (r < 0)
+                        return log_error_errno(r, "Failed to listen on %s: %m", arg_listen);
+                r = ask_service_listen(&config, fd);
+                (void) close(fd);
+                (void) unlink(arg_listen);
+                return r < 0 ? log_error_errno(r, "Failed to accept connections on %s: %m", arg_listen) : 0;
+        }
+
+        n = sd_listen_fds(true);
+        if (n != 1)
+                return log_error_errno(EBADF, "Expected one socket from systemd, got %d.", n);
+        fd = SD_LISTEN_FDS_START;
+        if (sd_is_socket(fd, AF_UNIX, SOCK_STREAM, 1) > 0) /* Accept=no */
+                return ask_service_listen(&config, fd);
+        return ask_service_serve(&config, fd);
+}
+
+int main(int argc, char *argv[]) {
+        _cleanup_free_ char *user_address = NULL;
+        int r;
+
+        log_set_program("urlboot-ask-password");
+        r = parse_argv(argc, argv);
+        if (r <= 0) {
+                free(arg_message);
+                return r < 0 ? EXIT_USAGE : EXIT_SUCCESS;
+        }
+
+        if (arg_listen || getenv("LISTEN_FDS")) {
+                r = run_service();
+                free(arg_message);
+                return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+        }
+
+        if (!arg_client.address) {
+                if (arg_user) {
+                        if (runtime_path("systemd/io.systemd.AskPassword", &user_address) < 0)
+                                return EXIT_FAILURE;
+                        arg_client.address = user_address;
+                } else
+                        arg_client.address = SYSTEM_ADDRESS;
+        }
+        r = ask_client_run(&arg_client);
+        free(arg_message);
+        return r;
+}
