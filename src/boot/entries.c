@@ -10,7 +10,8 @@
 
 #include "bls-menu.h"
 #include "boot-manager.h"
-#include "efi-util.h"
+#include "efi-firmware.h"
+#include "efi-string.h"
 #include "memory-fundamental.h"
 #include "pe-image.h"
 #include "smbios.h"

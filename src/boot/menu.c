@@ -7,7 +7,8 @@
 #include <efilib.h>
 
 #include "boot-manager.h"
-#include "efi-util.h"
+#include "efi-string.h"
+#include "efi-variables.h"
 #include "memory-fundamental.h"
 #include "string-fundamental.h"
 

@@ -9,7 +9,10 @@
 #include <efilib.h>
 
 #include "boot-manager.h"
-#include "efi-util.h"
+#include "efi-log.h"
+#include "efi-string.h"
+#include "efi-ticks.h"
+#include "efi-variables.h"
 #include "initrd.h"
 #include "memory-fundamental.h"
 #include "string-fundamental.h"

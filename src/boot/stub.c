@@ -11,7 +11,9 @@
 #include <efilib.h>
 
 #include "device-path.h"
-#include "efi-util.h"
+#include "efi-firmware.h"
+#include "efi-string.h"
+#include "efi-variables.h"
 #include "initrd.h"
 #include "memory-fundamental.h"
 #include "pe-image.h"

@@ -6,7 +6,7 @@
 #include <efi.h>
 #include <efilib.h>
 
-#include "efi-util.h"
+#include "efi-string.h"
 #include "memory-fundamental.h"
 #include "string-fundamental.h"
 #include "volume.h"

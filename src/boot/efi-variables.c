@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * Variables of the Boot Loader Interface, and the firmware's SecureBoot.
+ */
+#include "efi-string.h"
+#include "efi-variables.h"
+#include "memory-fundamental.h"
+#include "string-fundamental.h"
+#include "utf16.h"
+
+EFI_GUID loader_vendor_guid = { 0x4a67b082, 0x0a4c, 0x41cf, { 0xb6, 0xc7, 0x44, 0x0b, 0x29, 0xbb, 0x8c, 0x4f } };
+
+static EFI_STATUS set_raw(const CHAR16 *name, const void *data, UINTN size) {
+        return RT->SetVariable((CHAR16 *) name, &loader_vendor_guid, EFI_VARIABLE_VOLATILE_DEFAULT, size, (void *) data);
+}
+
+static EFI_STATUS set_string(const CHAR16 *name, const char *value, UINT32 attributes) {
+        void *u = NULL;
+        size_t size;
+        EFI_STATUS s;
+
+        if (utf8_to_utf16le(value, fstrlen(value), &u, &size) < 0)
+                return EFI_INVALID_PARAMETER;
+        s = RT->SetVariable((CHAR16 *) name, &loader_vendor_guid, attributes, size, u);
+        ffree(u);
+        return s;
+}
+
+EFI_STATUS set_loader_string(const CHAR16 *name, const char *value) {
+        return set_string(name, value, EFI_VARIABLE_VOLATILE_DEFAULT);
+}
+
+EFI_STATUS set_loader_string_persistent(const CHAR16 *name, const char *value) {
+        return set_string(name, value, EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_VOLATILE_DEFAULT);
+}
+
+void delete_loader_variable(const CHAR16 *name) {
+        (void) RT->SetVariable((CHAR16 *) name, &loader_vendor_guid, 0, 0, NULL);
+}
+
+BOOLEAN loader_variable_exists(const CHAR16 *name) {
+        UINTN size = 0;
+        EFI_STATUS s = RT->GetVariable((CHAR16 *) name, &loader_vendor_guid, NULL, &size, NULL);
+
+        return s == EFI_BUFFER_TOO_SMALL || s == EFI_SUCCESS;
+}
+
+EFI_STATUS set_loader_string_if_unset(const CHAR16 *name, const char *value) {
+        if (loader_variable_exists(name))
+                return EFI_SUCCESS;
+        return set_loader_string(name, value);
+}
+
+EFI_STATUS set_loader_u64(const CHAR16 *name, uint64_t value) {
+        uint8_t b[8];
+
+        for (int i = 0; i < 8; i++)
+                b[i] = (uint8_t) (value >> (8 * i));
+        return set_raw(name, b, sizeof b);
+}
+
+BOOLEAN secure_boot_enabled(void) {
+        EFI_GUID global = EFI_GLOBAL_VARIABLE;
+        uint8_t v = 0;
+        UINTN size = sizeof v;
+
+        return RT->GetVariable(L"SecureBoot", &global, NULL, &size, &v) == EFI_SUCCESS && size == 1 && v == 1;
+}
+
+char *get_loader_string(const CHAR16 *name) {
+        CHAR16 buf[256];
+        UINTN size = sizeof buf - sizeof(CHAR16);
+
+        if (RT->GetVariable((CHAR16 *) name, &loader_vendor_guid, NULL, &size, buf) != EFI_SUCCESS)
+                return NULL;
+        buf[size / sizeof(CHAR16)] = 0;
+        return char16_to_utf8(buf, size / sizeof(CHAR16));
+}
