@@ -12,9 +12,9 @@
 
 #include "device-path.h"
 #include "efi-firmware.h"
+#include "efi-initrd.h"
 #include "efi-string.h"
 #include "efi-variables.h"
-#include "initrd.h"
 #include "memory-fundamental.h"
 #include "pe-image.h"
 #include "string-fundamental.h"

@@ -13,15 +13,15 @@
 #include <efilib.h>
 
 #include "bls-menu.h"
-#include "boot-manager.h"
 #include "device-path.h"
 #include "efi-firmware.h"
 #include "efi-string.h"
 #include "efi-ticks.h"
 #include "efi-variables.h"
+#include "efi-volume.h"
+#include "manager.h"
 #include "memory-fundamental.h"
 #include "string-fundamental.h"
-#include "volume.h"
 
 #define LOADER_FEATURES \
         (EFI_LOADER_FEATURE_CONFIG_TIMEOUT | EFI_LOADER_FEATURE_CONFIG_TIMEOUT_ONE_SHOT | \

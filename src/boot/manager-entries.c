@@ -9,15 +9,15 @@
 #include <efilib.h>
 
 #include "bls-menu.h"
-#include "boot-manager.h"
 #include "efi-firmware.h"
 #include "efi-string.h"
+#include "efi-volume.h"
+#include "manager.h"
 #include "memory-fundamental.h"
 #include "pe-image.h"
 #include "smbios.h"
 #include "string-fundamental.h"
 #include "uki-entry.h"
-#include "volume.h"
 
 #define CONF_MAX (64 * 1024)
 #define UKI_MAX (512U * 1024 * 1024)

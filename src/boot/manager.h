@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * @file
- * The boot manager's state, shared by its parts: entries.c collects the menu, menu.c shows it,
- * start.c starts the chosen entry, boot.c runs the whole.
+ * The boot manager's state, shared by its parts: manager-entries.c collects the menu, manager-menu.c shows it,
+ * manager-start.c starts the chosen entry, manager.c runs the whole.
  */
 #pragma once
 

@@ -8,17 +8,17 @@
 #include <efi.h>
 #include <efilib.h>
 
-#include "boot-manager.h"
+#include "efi-initrd.h"
 #include "efi-log.h"
 #include "efi-string.h"
 #include "efi-ticks.h"
 #include "efi-variables.h"
-#include "initrd.h"
+#include "efi-volume.h"
+#include "manager-url-load.h"
+#include "manager.h"
 #include "memory-fundamental.h"
 #include "string-fundamental.h"
-#include "url-load.h"
 #include "url.h"
-#include "volume.h"
 
 #define INITRD_MAX (1024U * 1024 * 1024)
 

@@ -6,7 +6,7 @@
 #include <efi.h>
 #include <efilib.h>
 
-#include "initrd.h"
+#include "efi-initrd.h"
 #include "memory-fundamental.h"
 
 #define LINUX_INITRD_MEDIA_GUID { 0x5568e427, 0x68fc, 0x4f3d, { 0xac, 0x74, 0xca, 0x55, 0x52, 0x31, 0xcc, 0x68 } }

@@ -7,8 +7,8 @@
 #include <efilib.h>
 
 #include "device-path.h"
+#include "manager-url-load.h"
 #include "memory-fundamental.h"
-#include "url-load.h"
 
 #define LOADFILE_TRIES 3
 

@@ -7,9 +7,9 @@
 #include <efilib.h>
 
 #include "efi-string.h"
+#include "efi-volume.h"
 #include "memory-fundamental.h"
 #include "string-fundamental.h"
-#include "volume.h"
 
 #define FILE_INFO_MAX (SIZE_OF_EFI_FILE_INFO + 512 * sizeof(CHAR16))
 

@@ -6,9 +6,9 @@
 #include <efi.h>
 #include <efilib.h>
 
-#include "boot-manager.h"
 #include "efi-string.h"
 #include "efi-variables.h"
+#include "manager.h"
 #include "memory-fundamental.h"
 #include "string-fundamental.h"
 
