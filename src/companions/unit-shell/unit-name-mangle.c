@@ -66,6 +66,37 @@ static bool all_glob_chars(const char *s) {
         return true;
 }
 
+/* The next path component after p, skipping slashes and "." components; NULL at the end. */
+static const char *next_component(const char *p, size_t *ret_len) {
+        for (;;) {
+                size_t n;
+
+                p += strspn(p, "/");
+                if (!*p)
+                        return NULL;
+                n = strcspn(p, "/");
+                if (n == 1 && p[0] == '.') {
+                        p++;
+                        continue;
+                }
+                *ret_len = n;
+                return p;
+        }
+}
+
+/* "/dev/X" or "/sys/X": a device by path, if something follows the prefix (so "/dev/" is a mount). */
+static bool is_device_path(const char *path) {
+        const char *c;
+        size_t n;
+
+        if (path[0] != '/')
+                return false;
+        c = next_component(path, &n);
+        if (!c || n != 3 || (strncmp(c, "dev", 3) != 0 && strncmp(c, "sys", 3) != 0))
+                return false;
+        return next_component(c + n, &n);
+}
+
 /* "/dev/sda" → "dev-sda.device"; 0 when path does not turn into a valid name. */
 static int name_from_path(const char *path, const char *suffix, char **ret) {
         _cleanup_free_ char *e = NULL;
@@ -106,7 +137,7 @@ int unit_name_mangle(const char *name, const char *suffix, char **ret) {
         if (is_glob(name) && all_glob_chars(name))
                 flags |= UNIT_NAME_MANGLED_GLOB;
 
-        if (startswith(name, "/dev/") || startswith(name, "/sys/")) {
+        if (is_device_path(name)) {
                 r = name_from_path(name, ".device", ret);
                 if (r != 0)
                         return r < 0 ? r : flags;
