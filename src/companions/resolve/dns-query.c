@@ -196,37 +196,69 @@ char *dns_query_info_key(const DnsQueryInfo *q) {
         return question_key(q->question);
 }
 
-/* How long resolved may cache this answer: the smallest TTL of its records. */
-static uint32_t smallest_ttl(const ldns_pkt *p) {
-        const ldns_rr_list *lists[] = { ldns_pkt_answer(p), ldns_pkt_authority(p) };
-        uint32_t ttl = UINT32_MAX;
+/* Reads one record of a reply; NULL when it cannot be read. */
+static ldns_rr *read_rr(const uint8_t *wire, size_t size, size_t *pos, ldns_pkt_section section) {
+        ldns_rr *rr = NULL;
 
-        for (size_t l = 0; l < ELEMENTSOF(lists); l++)
-                for (size_t i = 0; lists[l] && i < ldns_rr_list_rr_count(lists[l]); i++)
-                        ttl = MIN(ttl, ldns_rr_ttl(ldns_rr_list_rr(lists[l], i)));
-        return ttl == UINT32_MAX ? 0 : ttl;
+        if (ldns_wire2rr(&rr, wire, size, pos, section) != LDNS_STATUS_OK)
+                return NULL;
+        return rr;
 }
 
+/* Walks the reply's sections record by record with ldns_wire2rr(), not ldns_wire2pkt(): ldns 1.8.3's
+ * packet parser leaks a TSIG record it has set aside when a later record fails to parse, and these
+ * bytes come from the network. */
 int dns_reply_inspect(const uint8_t *wire, size_t size, DnsReplyInfo *ret) {
-        ldns_pkt *p = NULL;
-        ldns_rr_list *qs;
+        static const ldns_pkt_section sections[] = { LDNS_SECTION_ANSWER, LDNS_SECTION_AUTHORITY,
+                                                     LDNS_SECTION_ADDITIONAL };
+        size_t pos = LDNS_HEADER_SIZE;
+        uint32_t ttl = UINT32_MAX;
+        ldns_rr *question = NULL;
+        int rcode;
 
-        if (ldns_wire2pkt(&p, wire, size) != LDNS_STATUS_OK)
+        if (size < LDNS_HEADER_SIZE || !LDNS_QR_WIRE(wire))
                 return -EBADMSG;
-        if (!ldns_pkt_qr(p)) {
-                ldns_pkt_free(p);
-                return -EBADMSG;
+        rcode = LDNS_RCODE_WIRE(wire);
+
+        for (unsigned i = 0; i < LDNS_QDCOUNT(wire); i++) {
+                ldns_rr *q = read_rr(wire, size, &pos, LDNS_SECTION_QUESTION);
+
+                if (!q) {
+                        ldns_rr_free(question);
+                        return -EBADMSG;
+                }
+                if (question)
+                        ldns_rr_free(q);
+                else
+                        question = q;
         }
 
-        qs = ldns_pkt_question(p);
+        for (size_t s = 0; s < ELEMENTSOF(sections); s++) {
+                unsigned n = s == 0 ? LDNS_ANCOUNT(wire) : s == 1 ? LDNS_NSCOUNT(wire) : LDNS_ARCOUNT(wire);
+
+                for (unsigned i = 0; i < n; i++) {
+                        ldns_rr *rr = read_rr(wire, size, &pos, sections[s]);
+
+                        if (!rr) {
+                                ldns_rr_free(question);
+                                return -EBADMSG;
+                        }
+                        if (sections[s] != LDNS_SECTION_ADDITIONAL)
+                                ttl = MIN(ttl, ldns_rr_ttl(rr));
+                        else if (ldns_rr_get_type(rr) == LDNS_RR_TYPE_OPT)
+                                /* The OPT's TTL field starts with the upper 8 bits of the rcode. */
+                                rcode |= (int) (ldns_rr_ttl(rr) >> 24) << 4;
+                        ldns_rr_free(rr);
+                }
+        }
+
         *ret = (DnsReplyInfo) {
-                .id = ldns_pkt_id(p),
-                .rcode = (int) ldns_pkt_get_rcode(p) | ((int) ldns_pkt_edns_extended_rcode(p) << 4),
-                .truncated = ldns_pkt_tc(p),
-                .ttl = smallest_ttl(p),
-                .question = qs && ldns_rr_list_rr_count(qs) > 0 ? ldns_rr_clone(ldns_rr_list_rr(qs, 0)) : NULL,
+                .id = LDNS_ID_WIRE(wire),
+                .rcode = rcode,
+                .truncated = LDNS_TC_WIRE(wire) != 0,
+                .ttl = ttl == UINT32_MAX ? 0 : ttl,
+                .question = question,
         };
-        ldns_pkt_free(p);
         return 0;
 }
 

@@ -59,7 +59,7 @@ typedef struct DnsReplyInfo {
 } DnsReplyInfo;
 
 /**
- * Read what the filter needs from an upstream reply (ldns_wire2pkt()).
+ * Read what the filter needs from an upstream reply.
  *
  * @ret   0, -EBADMSG when it does not parse or is not a reply, -ENOMEM
  */
