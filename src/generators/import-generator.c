@@ -61,11 +61,12 @@ static void write_exec_start(FILE *f, const PullExpression *e) {
                 if (q)
                         fprintf(f, " --mirror=%s", q);
         }
-        fprintf(f, " %s %s\n", url, local);
+        /* "--": whatever the URL and the name look like, they are never options. */
+        fprintf(f, " -- %s %s\n", url, local);
 }
 
 static int write_import_unit(Context *c, const PullExpression *e, const char *unit, const char *loop_unit) {
-        _cleanup_free_ char *description = unit_specifier_escape(e->url);
+        _cleanup_free_ char *description = unit_text_escape(e->url);
         FILE *f;
         int r;
 

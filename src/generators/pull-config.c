@@ -40,6 +40,22 @@ static int replace_string(char **s, const char *v) {
         return 0;
 }
 
+/* systemd's SuccessAction=/FailureAction= values (emergency_action_table, v258). v258 copies the
+ * command line verbatim into the unit; anything else here is refused, so no value can carry a
+ * second line (a directive of its own) into the unit file. */
+static bool action_is_valid(const char *s) {
+        static const char *const actions[] = {
+                "none", "reboot", "reboot-force", "reboot-immediate", "poweroff", "poweroff-force",
+                "poweroff-immediate", "exit", "exit-force", "soft-reboot", "soft-reboot-force", "kexec",
+                "kexec-force", "halt", "halt-force", "halt-immediate",
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(actions); i++)
+                if (streq(s, actions[i]))
+                        return true;
+        return false;
+}
+
 static int parse_key(const char *key, const char *value, void *userdata) {
         PullConfig *c = userdata;
         static const char *const prefixes[] = { "urlboot", "systemd" };
@@ -68,6 +84,12 @@ static int parse_key(const char *key, const char *value, void *userdata) {
                         if (!value) {
                                 if (!c->quiet)
                                         log_warning("Missing argument for '%s', ignoring.", key);
+                                return 0;
+                        }
+                        if (!action_is_valid(value)) {
+                                if (!c->quiet)
+                                        log_warning("Ignoring '%s=%s': not an action (none, reboot, poweroff, exit, "
+                                                    "soft-reboot, halt, kexec, with -force or -immediate).", key, value);
                                 return 0;
                         }
                         return replace_string(success ? &c->success_action : &c->failure_action, value);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "image-name.h"
+#include "loop-ref.h"
 #include "memory-fundamental.h"
 #include "path-util.h"
 #include "pull-expression.h"
@@ -260,6 +261,11 @@ int pull_expression_resolve(PullExpression *e, const char *stub_url, bool initrd
                         return fail(ret_reason, "cannot derive a local image name from '%s'; name it in the LOCAL field",
                                     e->url);
         }
+
+        /* With blockdev, NAME.raw becomes the loop device's reference: longer ones fail at boot. */
+        if (e->blockdev && strlen(e->local) + STRLEN(".raw") > LOOP_REF_MAX)
+                return fail(ret_reason, "the local name '%s' is too long for 'blockdev': '%s.raw' must fit in the "
+                            "loop device's %d-byte reference", e->local, e->local, LOOP_REF_MAX);
 
         root = image_root(e->class, e->runtime >= 0 ? e->runtime : initrd);
         if (asprintf(&e->image_path, "%s/%s%s", root, e->local, e->type == IMAGE_RAW ? ".raw" : "") < 0) {

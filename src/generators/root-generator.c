@@ -66,6 +66,16 @@ static int append_flags(char **s, const char *v) {
         return 0;
 }
 
+static bool root_key_is_ours(const char *key) {
+        static const char *const keys[] = { "root", "rootfstype", "rootflags", "mount.usr", "mount.usrfstype",
+                                            "mount.usrflags" };
+
+        for (size_t i = 0; i < ELEMENTSOF(keys); i++)
+                if (proc_cmdline_key_streq(key, keys[i]))
+                        return true;
+        return false;
+}
+
 static int parse_root_key(const char *key, const char *value, void *userdata) {
         RootConfig *c = userdata;
 
@@ -74,6 +84,13 @@ static int parse_root_key(const char *key, const char *value, void *userdata) {
                         c->rw = 0;
                 else if (streq(key, "rw"))
                         c->rw = 1;
+                return 0;
+        }
+        if (!root_key_is_ours(key))
+                return 0;
+        /* Values end up in What=, Type= and Options=: one with a line end would add a directive. */
+        if (string_has_cc(value) || endswith(value, "\\")) {
+                log_warning("Ignoring '%s=': its value has a control character or ends in a backslash.", key);
                 return 0;
         }
         if (proc_cmdline_key_streq(key, "root"))

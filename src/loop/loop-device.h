@@ -13,8 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/** lo_file_name holds 64 bytes including the NUL. */
-#define LOOP_REF_MAX 63
+#include "loop-ref.h"
 
 typedef enum DirectIO { DIRECT_IO_AUTO, DIRECT_IO_YES, DIRECT_IO_NO } DirectIO;
 

@@ -61,6 +61,11 @@ static int verb_attach(Args *a, const char *file) {
                           a->attach.ref, strlen(a->attach.ref), LOOP_REF_MAX);
                 return -ENAMETOOLONG;
         }
+        if (a->attach.ref && !loop_ref_is_valid(a->attach.ref)) {
+                log_error("The reference '%s' has control characters or is not UTF-8; udev could not name a link "
+                          "after it. Use another --ref= (or file name with --ref-auto).", a->attach.ref);
+                return -EINVAL;
+        }
 
         r = loop_attach(file, &a->attach, &device, &read_only);
         if (r == -EEXIST)

@@ -114,6 +114,24 @@ char *unit_specifier_escape(const char *s) {
         return e;
 }
 
+char *unit_text_escape(const char *s) {
+        size_t n = strlen(s), trailing = 0;
+        char *e = malloc(n * 2 + 2), *t = e;
+
+        if (!e)
+                return NULL;
+        for (; *s; s++) {
+                if (*s == '%')
+                        *t++ = '%';
+                *t++ = (unsigned char) *s < ' ' || *s == 0x7f ? '?' : *s;
+                trailing = *s == '\\' ? trailing + 1 : 0;
+        }
+        if (trailing % 2 == 1)
+                *t++ = '\\';
+        *t = 0;
+        return e;
+}
+
 char *unit_exec_quote(const char *s) {
         char *e = malloc(strlen(s) * 2 + 3), *t = e;
 

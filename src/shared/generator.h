@@ -41,5 +41,11 @@ int generator_write_dropin(const char *dir, const char *unit, const char *name, 
 /** Double "%" so systemd does not expand specifiers. */
 char *unit_specifier_escape(const char *s);
 
+/**
+ * Free text for a unit file line (Description=): "%" doubled, control characters as "?", and a
+ * backslash at the end doubled, which systemd reads as a backslash and not as "the line goes on".
+ */
+char *unit_text_escape(const char *s);
+
 /** One ExecStart= argument in double quotes: "\" and "\"" escaped, "%" and "$" doubled. */
 char *unit_exec_quote(const char *s);

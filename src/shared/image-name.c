@@ -15,7 +15,9 @@
 #include "utf16.h"
 
 bool image_name_is_valid(const char *s) {
-        return filename_is_valid(s) && utf8_is_valid(s, strlen(s)) && !string_has_cc(s) && !startswith(s, ".#");
+        /* A leading '-' would read as an option wherever the name is an argument (urlboot-pull NAME). */
+        return filename_is_valid(s) && utf8_is_valid(s, strlen(s)) && !string_has_cc(s) && !startswith(s, ".#") &&
+               s[0] != '-';
 }
 
 int raw_strip_suffixes(const char *name, char **ret) {

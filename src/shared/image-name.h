@@ -12,7 +12,7 @@
 
 /**
  * A valid image name: a valid file name, valid UTF-8, no control characters, not starting with ".#"
- * (the prefix of our temporaries).
+ * (the prefix of our temporaries) or "-" (it would read as an option on a command line).
  */
 bool image_name_is_valid(const char *s);
 

@@ -186,7 +186,11 @@ int main(int argc, char *argv[]) {
         enc = udev_encode_string(info.ref);
         if (!enc)
                 return EXIT_FAILURE;
-        printf("URLBOOT_LOOP_REF=%s\nURLBOOT_LOOP_REF_ENC=%s\n", info.ref, enc);
+        /* udev reads one KEY=VALUE per line: a reference with a newline (anyone with the disk group
+         * can set one) must not add lines of its own. The encoded form is always safe. */
+        if (loop_ref_is_valid(info.ref))
+                printf("URLBOOT_LOOP_REF=%s\n", info.ref);
+        printf("URLBOOT_LOOP_REF_ENC=%s\n", enc);
 
         n = read_partitions(d.disk, parts, PARTITIONS_MAX);
         if (n <= 0)

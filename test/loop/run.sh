@@ -32,7 +32,7 @@ if [ "$(id -u)" != 0 ] || [ ! -e /dev/loop-control ]; then
 	echo "1..0 # SKIP needs root and /dev/loop-control"
 	exit 0
 fi
-echo "1..22"
+echo "1..24"
 export URLBOOT_EFIVARFS=$tmp/efivars
 mkdir -p "$URLBOOT_EFIVARFS"
 
@@ -123,6 +123,25 @@ for i in $(seq 8); do d=$(cat "$tmp/par$i.dev"); case "$d" in /dev/loop*) attach
 check "eight parallel attaches get eight different devices" \
 	"[ \$(cat $tmp/par*.dev | grep -c '^/dev/loop') = 8 ] && [ \$(cat $tmp/par*.dev | sort -u | wc -l) = 8 ]"
 for i in $(seq 8); do "$loop" detach "$tmp/par$i.raw"; done
+
+# docs/security.md L3: a reference with a newline must not add udev properties of its own.
+"$loop" attach --ref=$'evil\nID_PART_GPT_AUTO_ROOT=1' "$tmp/rootdisk.raw" >/dev/null 2>"$tmp/err"; rc=$?
+check "urlboot-loop refuses a reference with a control character" "[ $rc = 1 ] && grep -q 'control characters' '$tmp/err'"
+d=$(attach --ref=plain "$tmp/rootdisk.raw")
+# Anyone who may open the device can set any lo_file_name (LOOP_SET_STATUS64), bypassing urlboot-loop.
+python3 - "$d" <<'PY'
+import fcntl, os, struct, sys
+LOOP_GET_STATUS64, LOOP_SET_STATUS64 = 0x4C05, 0x4C04
+fd = os.open(sys.argv[1], os.O_RDWR)
+info = bytearray(fcntl.ioctl(fd, LOOP_GET_STATUS64, bytes(232)))
+name = b'rootdisk.raw\nID_PART_GPT_AUTO_ROOT=1\nSYSTEMD_WANTS=evil.service'
+info[56:56 + 64] = name.ljust(64, b'\0')[:64]
+fcntl.ioctl(fd, LOOP_SET_STATUS64, bytes(info))
+PY
+out=$("$probe" "${d}p1")
+check "probe: a reference with newlines adds no property lines, only the encoded form" \
+	"! grep -q '^SYSTEMD_WANTS\|^URLBOOT_LOOP_REF=' <<<\"\$out\" && grep -q '^URLBOOT_LOOP_REF_ENC=rootdisk.raw\\\\x0aID' <<<\"\$out\" && [ \$(grep -c '^ID_PART_GPT_AUTO_ROOT=1\$' <<<\"\$out\") -le 1 ]"
+"$loop" detach "$d"
 
 check "nothing stays attached" "! \"$loop\" list | grep -q '$tmp'"
 "$probe" /dev/null >/dev/null 2>&1; rc=$?

@@ -41,6 +41,10 @@ TEST(validity) {
         ASSERT_FALSE(image_name_is_valid(".."));
         ASSERT_FALSE(image_name_is_valid("a/b"));
         ASSERT_FALSE(image_name_is_valid(".#tmp"));
+        /* An option on urlboot-pull's command line (docs/security.md L1). */
+        ASSERT_FALSE(image_name_is_valid("--verify=no"));
+        ASSERT_FALSE(image_name_is_valid("-x"));
+        ASSERT_TRUE(image_name_is_valid("x-"));
         ASSERT_FALSE(image_name_is_valid("tab\there"));
         ASSERT_FALSE(image_name_is_valid("bad\xff"));
         char longname[300];
@@ -61,4 +65,6 @@ TEST(from_url) {
         /* A URL whose name strips to nothing gives no name (v258 forgets to check this). */
         ASSERT_EQ(image_name_from_url("http://h/.raw", false, &n), -EINVAL);
         ASSERT_EQ(image_name_from_url("http://h/", false, &n), -EADDRNOTAVAIL);
+        /* Nor one that would be an option of urlboot-pull. */
+        ASSERT_EQ(image_name_from_url("http://h/--force.raw", false, &n), -EINVAL);
 }
