@@ -156,7 +156,14 @@ static int value_is_unset(sd_bus_message *reply, const char *contents) {
                 if (r < 0)
                         return r;
                 unset = sd_bus_message_at_end(reply, false) > 0;
-                r = sd_bus_message_exit_container(reply);
+                /* An array is left only at its end. */
+                while ((r = sd_bus_message_at_end(reply, false)) == 0) {
+                        r = sd_bus_message_skip(reply, NULL);
+                        if (r < 0)
+                                return r;
+                }
+                if (r >= 0)
+                        r = sd_bus_message_exit_container(reply);
                 if (r < 0)
                         return r;
                 break;
