@@ -136,3 +136,25 @@ TEST(other_sections_and_spellings_do_not_count) {
         ASSERT_FALSE(unit_settings_want_quota(&s));
         unit_settings_done(&s);
 }
+
+TEST(directory_words) {
+        const char *const unit[] = {
+                "[Service]\nStateDirectory=a '' \"b c\" d\nCacheDirectory=x 'unbalanced y\n", NULL,
+        };
+        UnitSettings s = settings_of(unit);
+
+        /* an empty word is skipped, an unbalanced quote ends the assignment (systemd: "Invalid syntax") */
+        ASSERT_EQ(strv_length(s.directories[QUOTA_DIR_STATE]), 3);
+        ASSERT_STREQ(s.directories[QUOTA_DIR_STATE][1], "b c");
+        ASSERT_EQ(strv_length(s.directories[QUOTA_DIR_CACHE]), 1);
+        ASSERT_STREQ(s.directories[QUOTA_DIR_CACHE][0], "x");
+        unit_settings_done(&s);
+}
+
+TEST(line_continues) {
+        ASSERT_TRUE(unit_file_line_continues("a\\"));
+        ASSERT_FALSE(unit_file_line_continues("a\\\\"));
+        ASSERT_TRUE(unit_file_line_continues("a\\\\\\"));
+        ASSERT_FALSE(unit_file_line_continues("a\\ "));
+        ASSERT_FALSE(unit_file_line_continues(""));
+}

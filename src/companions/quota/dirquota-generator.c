@@ -27,6 +27,7 @@
 #include "quota-fs.h"
 #include "string-util.h"
 #include "systemd-version.h"
+#include "unit-file.h"
 #include "unit-paths.h"
 #include "unit-settings.h"
 
@@ -90,8 +91,9 @@ static int write_dropin(const char *dir, const char *name, char **const *exec) {
                         continue;
                 if (!strextend(&text, key, "=\n", key, "=+", helper, " apply %n\n", NULL))
                         return -ENOMEM;
+                /* a command ending in a backslash gets a space, or it would swallow the next line */
                 STRV_FOREACH(c, exec[l])
-                        if (!strextend(&text, key, "=", *c, "\n", NULL))
+                        if (!strextend(&text, key, "=", *c, unit_file_line_continues(*c) ? " \n" : "\n", NULL))
                                 return -ENOMEM;
         }
         return generator_write_dropin(dir, name, DROPIN_NAME, text);

@@ -28,8 +28,7 @@ static char *strip(char *s) {
         return s;
 }
 
-/* Whether the line ends in a backslash that is not itself escaped. */
-static bool ends_escaped(const char *s) {
+bool unit_file_line_continues(const char *s) {
         bool escaped = false;
 
         for (; *s; s++)
@@ -122,7 +121,7 @@ int unit_file_parse_text(const char *text, size_t size, unit_file_assignment_t c
                         start_line = line;
                 }
 
-                if (ends_escaped(logical)) {
+                if (unit_file_line_continues(logical)) {
                         logical[strlen(logical) - 1] = ' ';
                         if (!continuation)
                                 continuation = TAKE_PTR(buf);

@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /** Longest logical line systemd reads (LONG_LINE_MAX). */
@@ -27,6 +28,13 @@ typedef int (*unit_file_assignment_t)(const char *section, const char *key, cons
  *      or what the callback returned
  */
 int unit_file_parse_text(const char *text, size_t size, unit_file_assignment_t cb, void *userdata);
+
+/**
+ * Whether a line ending like s would continue on the next one (an odd number of trailing backslashes).
+ * A value read back can end so ("A=x\\ " gives "x\\"); whoever writes it into a unit file again must
+ * add a space after it, or systemd joins the next line to it.
+ */
+bool unit_file_line_continues(const char *s);
 
 /** The same for a file (at most 16 MiB). */
 int unit_file_parse(const char *path, unit_file_assignment_t cb, void *userdata);

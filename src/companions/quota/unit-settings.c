@@ -51,7 +51,8 @@ static int match_type_key(const char *key, const char *suffix) {
         return -1;
 }
 
-/* Whitespace-separated words, quotes removed (directory names rarely need them). */
+/* Whitespace-separated words, quotes removed (directory names rarely need them). As systemd, an unbalanced
+ * quote ends the assignment and an empty word is skipped. */
 static int add_words(char ***list, const char *value) {
         const char *p = value;
 
@@ -66,11 +67,13 @@ static int add_words(char ***list, const char *value) {
 
                 end = quote ? strchr(start, quote) : start + strcspn(start, " \t\n\r");
                 if (!end)
-                        end = start + strlen(start);
-                r = strv_consume(list, strndup(start, end - start));
-                if (r < 0)
-                        return r;
-                p = *end ? end + !!quote : end;
+                        return 0;
+                if (end > start) {
+                        r = strv_consume(list, strndup(start, end - start));
+                        if (r < 0)
+                                return r;
+                }
+                p = end + !!quote;
         }
         return 0;
 }
