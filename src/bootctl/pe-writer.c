@@ -84,10 +84,13 @@ int pe_append_sections(const void *image, size_t size, const PeNewSection *secti
                         first_raw = MIN(first_raw, (uint64_t) s.raw_offset);
                 }
         }
-        if (file_end > size) {
-                snprintf(error, error_size, "a section lies beyond the end of the file");
+        if (file_end > size || h.size_of_headers > size) {
+                snprintf(error, error_size, "a section or the headers lie beyond the end of the file");
                 return -EBADMSG;
         }
+        /* A stub without section data still has headers, which the new sections must follow. */
+        file_end = MAX(file_end, (uint64_t) h.size_of_headers);
+        va_end = MAX(va_end, (uint64_t) h.size_of_headers);
         /* The new headers must fit between the section table and the first section's data. */
         if ((uint64_t) h.section_table_offset + (uint64_t) (h.n_sections + n) * PE_SECTION_HEADER_SIZE >
             MIN((uint64_t) h.size_of_headers, first_raw)) {

@@ -26,16 +26,46 @@
 #include "var-store.h"
 
 
-static bool slot_used(Target *t, unsigned slot) {
+#define SLOT_MAX 0xffff
+
+/* The URL of Boot<slot> if it is a Uri() entry. @ret 1 with *ret_url, 0 if it is something else, -ENOENT */
+static int slot_uri(Target *t, unsigned slot, char **ret_url) {
+        _cleanup_free_ void *d = NULL;
         char name[16];
-        void *d = NULL;
         size_t n;
+        int r;
 
         snprintf(name, sizeof name, "Boot%04X", slot);
-        if (target_get(t, name, &d, &n) < 0)
-                return false;
-        free(d);
-        return true;
+        r = target_get(t, name, &d, &n);
+        if (r < 0)
+                return -ENOENT;
+        return load_option_get_uri(d, n, ret_url, NULL) >= 0 ? 1 : 0;
+}
+
+/* The slot to write url into: the one that boots url already, else the first free one. */
+static int pick_slot(Target *t, const char *url, unsigned *ret, bool *ret_reused) {
+        int free_slot = -1;
+
+        for (unsigned slot = 0; slot <= SLOT_MAX; slot++) {
+                _cleanup_free_ char *u = NULL;
+                int r = slot_uri(t, slot, &u);
+
+                if (r == -ENOENT) {
+                        if (free_slot < 0)
+                                free_slot = (int) slot;
+                        continue;
+                }
+                if (r > 0 && streq(u, url)) {
+                        *ret = slot;
+                        *ret_reused = true;
+                        return 0;
+                }
+        }
+        if (free_slot < 0)
+                return -ENOSPC;
+        *ret = (unsigned) free_slot;
+        *ret_reused = false;
+        return 0;
 }
 
 /* BootOrder without slot (remove) or with it first/last. */
@@ -127,6 +157,7 @@ int verb_add_uri(int argc, char *argv[]) {
         size_t size;
         Target t;
         unsigned slot;
+        bool reused;
         char name[16];
         int r;
 
@@ -143,11 +174,11 @@ int verb_add_uri(int argc, char *argv[]) {
         if (r < 0)
                 return r;
 
-        for (slot = 0; slot <= 0xffff && slot_used(&t, slot); slot++)
-                ;
-        if (slot > 0xffff) {
+        /* Scripts run add-uri again and again: the entry for a URL is rewritten, never duplicated. */
+        r = pick_slot(&t, url, &slot, &reused);
+        if (r < 0) {
                 target_close(&t);
-                return log_error_errno(ENOSPC, "No free Boot#### slot.");
+                return log_error_errno(r, "No free Boot#### slot.");
         }
         snprintf(name, sizeof name, "Boot%04X", slot);
         r = target_set(&t, name, option, size);
@@ -161,7 +192,29 @@ int verb_add_uri(int argc, char *argv[]) {
         if (target_close(&t) < 0 || r < 0)
                 return r < 0 ? r : -EIO;
         printf("%s\n", name);
+        if (reused)
+                log_info("%s boots %s already; its entry was rewritten.", name, url);
         return 0;
+}
+
+/* Removes Boot<slot> if it boots what (a URL, or the slot number in hex). @ret 1 if removed */
+static int remove_slot_if(Target *t, unsigned slot, const char *what) {
+        _cleanup_free_ char *url = NULL;
+        char name[16], hex[8];
+        int r;
+
+        snprintf(hex, sizeof hex, "%04X", slot);
+        r = slot_uri(t, slot, &url);
+        if (r <= 0 || !(streq(url, what) || strcasecmp(hex, what) == 0))
+                return 0;
+        snprintf(name, sizeof name, "Boot%04X", slot);
+        r = target_set(t, name, NULL, 0);
+        if (r >= 0)
+                r = update_order_full(t, slot, false, true);
+        if (r < 0)
+                return r;
+        printf("Removed %s (%s)\n", name, url);
+        return 1;
 }
 
 int verb_remove_uri(int argc, char *argv[]) {
@@ -177,34 +230,19 @@ int verb_remove_uri(int argc, char *argv[]) {
         if (r < 0)
                 return r;
 
-        for (unsigned slot = 0; slot <= 0xffff; slot++) {
-                _cleanup_free_ char *url = NULL;
-                char name[16], hex[8];
-                void *d = NULL;
-                size_t n;
-
-                snprintf(name, sizeof name, "Boot%04X", slot);
-                snprintf(hex, sizeof hex, "%04X", slot);
-                if (target_get(&t, name, &d, &n) < 0) {
-                        if (slot > 0x100)
-                                break;
-                        continue;
-                }
-                r = load_option_get_uri(d, n, &url, NULL);
-                free(d);
-                if (r < 0 || !(streq(url, what) || strcasecmp(hex, what) == 0))
-                        continue;
-                r = target_set(&t, name, NULL, 0);
-                if (r >= 0)
-                        r = update_order_full(&t, slot, false, true);
-                if (r < 0)
-                        break;
-                removed++;
-                printf("Removed %s (%s)\n", name, url);
+        /* Every slot: firmware numbers its own entries from anywhere (Boot2001 and up, say). */
+        for (unsigned slot = 0; slot <= SLOT_MAX && r >= 0; slot++) {
+                r = remove_slot_if(&t, slot, what);
+                if (r > 0)
+                        removed++;
         }
-        target_close(&t);
-        if (r < 0)
+        if (r < 0) {
+                target_close(&t);
                 return log_error_errno(r, "Failed to remove the boot entry: %m");
+        }
+        r = target_close(&t);
+        if (r < 0)
+                return r;
         if (!removed)
                 log_info("No boot entry for %s.", what);
         return 0;

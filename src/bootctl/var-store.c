@@ -64,7 +64,8 @@ int target_close(Target *t) {
         int r = 0;
 
         if (t->vars) {
-                r = write_file_atomic(t->vars_path, t->vars, t->vars_size, 0644);
+                /* QEMU's NVRAM is often 0600 and owned by its user: keep both (and a symlink). */
+                r = write_file_replace(t->vars_path, t->vars, t->vars_size);
                 if (r < 0)
                         log_error_errno(r, "Failed to write %s: %m", t->vars_path);
         }

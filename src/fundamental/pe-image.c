@@ -4,6 +4,7 @@
  * Reading PE/COFF images, bounds-checked.
  */
 #include "errno-fundamental.h"
+#include "memory-fundamental.h"
 #include "pe-image.h"
 #include "string-fundamental.h"
 
@@ -124,6 +125,8 @@ int pe_find_profile_section(const void *image, size_t size, unsigned profile, co
         int current = -1, r;
         PeWalk w;
 
+        if (profile >= PE_PROFILES_MAX)
+                return -ERANGE;
         r = walk_start(image, size, &w);
         if (r < 0)
                 return r;
@@ -163,10 +166,75 @@ unsigned pe_count_profiles(const void *image, size_t size) {
 
         if (walk_start(image, size, &w) < 0)
                 return 1;
-        while (walk_next(image, size, &w, &s) > 0)
+        while (n < PE_PROFILES_MAX && walk_next(image, size, &w, &s) > 0)
                 if (fstreq(s.name, ".profile"))
                         n++;
         return n ? n : 1;
+}
+
+void pe_profile_sections_done(PeProfileSections *ps) {
+        ffree(ps->sections);
+        ffree(ps->found);
+        fmemset(ps, 0, sizeof *ps);
+}
+
+/* Row 0 is the base, row p + 1 profile p. */
+static size_t slot_of(const PeProfileSections *ps, int current, size_t k) {
+        return (size_t) (current + 1) * ps->n_names + k;
+}
+
+int pe_profile_sections_collect(const void *image, size_t size, const char *const *names, size_t n_names,
+                                PeProfileSections *ret) {
+        PeProfileSections ps = { .n_profiles = pe_count_profiles(image, size), .n_names = n_names };
+        size_t n_slots = (size_t) (ps.n_profiles + 1) * n_names;
+        int current = -1, r;
+        PeSection s;
+        PeWalk w;
+
+        r = walk_start(image, size, &w);
+        if (r < 0)
+                return r;
+        ps.sections = fmalloc(n_slots * sizeof *ps.sections + 1);
+        ps.found = fmalloc(n_slots * sizeof *ps.found + 1);
+        if (!ps.sections || !ps.found) {
+                pe_profile_sections_done(&ps);
+                return -ENOMEM;
+        }
+        fmemset(ps.found, 0, n_slots * sizeof *ps.found);
+        while ((r = walk_next(image, size, &w, &s)) > 0) {
+                if (fstreq(s.name, ".profile") && ++current >= (int) ps.n_profiles)
+                        break; /* past PE_PROFILES_MAX */
+                for (size_t k = 0; k < n_names; k++) {
+                        size_t i = slot_of(&ps, current, k);
+
+                        /* The first of a name counts, in the base and in each profile. */
+                        if (fstreq(s.name, names[k]) && !ps.found[i]) {
+                                ps.sections[i] = s;
+                                ps.found[i] = true;
+                        }
+                }
+        }
+        if (r < 0) {
+                pe_profile_sections_done(&ps);
+                return r;
+        }
+        *ret = ps;
+        return 0;
+}
+
+int pe_profile_sections_get(const PeProfileSections *ps, const void *image, size_t size, unsigned profile, size_t k,
+                            bool loaded, const uint8_t **ret_data, size_t *ret_size) {
+        size_t own, base;
+
+        if (profile >= ps->n_profiles || k >= ps->n_names)
+                return -ERANGE;
+        own = slot_of(ps, (int) profile, k);
+        base = slot_of(ps, -1, k);
+        if (ps->found[own])
+                return section_data(image, size, &ps->sections[own], loaded, ret_data, ret_size);
+        if (ps->found[base])
+                return section_data(image, size, &ps->sections[base], loaded, ret_data, ret_size);
+        return -ENOENT;
 }
 
 int pe_find_section(const void *image, size_t size, const char *name, bool loaded, const uint8_t **ret_data,

@@ -81,5 +81,33 @@ int pe_find_section(const void *image, size_t size, const char *name, bool loade
 int pe_find_profile_section(const void *image, size_t size, unsigned profile, const char *name, bool loaded,
                             const uint8_t **ret_data, size_t *ret_size);
 
-/** The number of profiles (".profile" sections; 1 when there are none). */
+/** Profiles past this many are ignored, as systemd-stub and systemd-boot do. */
+#define PE_PROFILES_MAX 256
+
+/** The number of profiles (".profile" sections; 1 when there are none; at most PE_PROFILES_MAX). */
 unsigned pe_count_profiles(const void *image, size_t size);
+
+/**
+ * Where some named sections are, for every profile at once, from one walk of the section table:
+ * what the boot manager needs to list a UKI's profiles in time linear in its sections (a lookup per
+ * profile and name would be quadratic, and a UKI may hold 65535 sections).
+ */
+typedef struct PeProfileSections {
+        unsigned n_profiles;            /* 1 to PE_PROFILES_MAX */
+        size_t n_names;
+        PeSection *sections;            /* rows of n_names: the base's, then one per profile */
+        bool *found;                    /* the same layout */
+} PeProfileSections;
+
+/** @ret 0, -EBADMSG, -ENOMEM */
+int pe_profile_sections_collect(const void *image, size_t size, const char *const *names, size_t n_names,
+                                PeProfileSections *ret);
+
+/**
+ * The data of names[k] for a profile: its own section, else the base's (never the base's
+ * ".profile"). @ret 0, -ENOENT, -ERANGE (no such profile), -EBADMSG
+ */
+int pe_profile_sections_get(const PeProfileSections *ps, const void *image, size_t size, unsigned profile, size_t k,
+                            bool loaded, const uint8_t **ret_data, size_t *ret_size);
+
+void pe_profile_sections_done(PeProfileSections *ps);

@@ -21,11 +21,21 @@ static char *first_value(const uint8_t *text, size_t n, const char *const *keys,
         return NULL;
 }
 
-static const uint8_t *section(const void *image, size_t size, unsigned profile, const char *name, bool loaded,
-                              size_t *ret_size) {
+/* The sections an entry is made from, found for all profiles in one walk. */
+enum { SECTION_OSREL, SECTION_CMDLINE, SECTION_PROFILE, _SECTION_MAX };
+static const char *const section_names[_SECTION_MAX] = { ".osrel", ".cmdline", ".profile" };
+
+typedef struct Uki {
+        const void *image;
+        size_t size;
+        bool loaded;
+        PeProfileSections sections;
+} Uki;
+
+static const uint8_t *section(const Uki *u, unsigned profile, size_t which, size_t *ret_size) {
         const uint8_t *d;
 
-        if (pe_find_profile_section(image, size, profile, name, loaded, &d, ret_size) < 0)
+        if (pe_profile_sections_get(&u->sections, u->image, u->size, profile, which, u->loaded, &d, ret_size) < 0)
                 return NULL;
         *ret_size = fstrnlen((const char *) d, *ret_size); /* sections are NUL-padded */
         return d;
@@ -76,14 +86,14 @@ static int name_profile(BlsEntry *e, unsigned profile, const uint8_t *prof, size
         return e->profile ? 0 : -ENOMEM;
 }
 
-static int make_one(const char *filename, const char *path, const void *image, size_t size, bool loaded,
-                    unsigned profile, bool multi, BlsEntry **ret) {
+static int make_one(const char *filename, const char *path, const Uki *u, unsigned profile, bool multi,
+                    BlsEntry **ret) {
         const uint8_t *osrel, *cmdline, *prof = NULL;
         size_t on, cn, pn = 0;
         BlsEntry *e;
         int r;
 
-        osrel = section(image, size, profile, ".osrel", loaded, &on);
+        osrel = section(u, profile, SECTION_OSREL, &on);
         if (!osrel)
                 return 0; /* profiles without .osrel are not shown */
         e = fmalloc(sizeof *e);
@@ -106,11 +116,11 @@ static int make_one(const char *filename, const char *path, const void *image, s
         e->path = fstrdup(path);
         if (!e->path)
                 goto fail;
-        cmdline = section(image, size, profile, ".cmdline", loaded, &cn);
+        cmdline = section(u, profile, SECTION_CMDLINE, &cn);
         if (cmdline && !(e->options = fstrndup((const char *) cmdline, cn)))
                 goto fail;
         if (multi) {
-                prof = section(image, size, profile, ".profile", loaded, &pn);
+                prof = section(u, profile, SECTION_PROFILE, &pn);
                 r = name_profile(e, profile, prof, pn);
                 if (r < 0)
                         goto fail;
@@ -124,23 +134,25 @@ fail:
 
 int uki_entries_make(const char *filename, const char *path, const void *image, size_t size, bool loaded,
                      BlsEntry **ret, unsigned max) {
-        PeHeaders h;
-        unsigned n_profiles, n = 0;
+        Uki u = { .image = image, .size = size, .loaded = loaded };
+        unsigned n = 0;
         bool multi;
+        int r;
 
-        if (pe_parse_headers(image, size, &h) < 0)
-                return -EBADMSG;
-        n_profiles = pe_count_profiles(image, size);
-        multi = n_profiles > 1 || pe_find_section(image, size, ".profile", loaded, &(const uint8_t *) { NULL },
-                                                   &(size_t) { 0 }) >= 0;
-        for (unsigned p = 0; p < n_profiles && n < max; p++) {
-                int r = make_one(filename, path, image, size, loaded, p, multi, ret + n);
+        r = pe_profile_sections_collect(image, size, section_names, _SECTION_MAX, &u.sections);
+        if (r < 0)
+                return r == -ENOMEM ? r : -EBADMSG;
+        /* One profile counts as "multi" too when it is marked by a .profile section. */
+        multi = u.sections.n_profiles > 1 || u.sections.found[u.sections.n_names + SECTION_PROFILE];
+        for (unsigned p = 0; p < u.sections.n_profiles && n < max; p++) {
+                r = make_one(filename, path, &u, p, multi, ret + n);
                 if (r < 0) {
                         while (n > 0)
                                 bls_entry_free(ret[--n]);
-                        return r;
+                        break;
                 }
                 n += (unsigned) r;
         }
-        return (int) n;
+        pe_profile_sections_done(&u.sections);
+        return r < 0 ? r : (int) n;
 }

@@ -101,22 +101,24 @@ int efi_get_variable_string(const char *name, const char *vendor, char **ret) {
         return 0;
 }
 
-/* efivarfs sets FS_IMMUTABLE_FL on variables; other file systems may not know the ioctl at all. */
-static int clear_immutable(const char *path) {
+/* efivarfs sets FS_IMMUTABLE_FL on variables (so that rm -rf cannot brick a machine); other file
+ * systems may not know the ioctl at all. Sets or clears it. @ret 1 if it was set before, 0 if not */
+static int set_immutable(const char *path, bool on) {
         _cleanup_close_ int fd = -1;
-        int flags;
+        int flags, was;
 
         fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
         if (fd < 0)
                 return errno == ENOENT ? 0 : -errno;
         if (ioctl(fd, FS_IOC_GETFLAGS, &flags) < 0)
                 return (errno == ENOTTY || errno == EOPNOTSUPP || errno == EINVAL) ? 0 : -errno;
-        if (!(flags & FS_IMMUTABLE_FL))
-                return 0;
-        flags &= ~FS_IMMUTABLE_FL;
+        was = !!(flags & FS_IMMUTABLE_FL);
+        if (was == on)
+                return was;
+        flags = on ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
         if (ioctl(fd, FS_IOC_SETFLAGS, &flags) < 0)
                 return -errno;
-        return 0;
+        return was;
 }
 
 static bool dir_is_efivarfs(const char *dir) {
@@ -125,19 +127,35 @@ static bool dir_is_efivarfs(const char *dir) {
         return statfs(dir, &sfs) == 0 && (uint32_t) sfs.f_type == (uint32_t) EFIVARFS_MAGIC;
 }
 
+static int write_variable(const char *path, const void *buf, size_t size) {
+        _cleanup_close_ int fd = -1;
+        ssize_t n;
+
+        if (!dir_is_efivarfs(efivars_dir()))
+                return write_file_atomic(path, buf, size, 0644);
+
+        /* efivarfs takes a variable in exactly one write() call. */
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0644);
+        if (fd < 0)
+                return -errno;
+        n = write(fd, buf, size);
+        if (n < 0)
+                return -errno;
+        return (size_t) n == size ? 0 : -EIO;
+}
+
 int efi_set_variable(const char *name, const char *vendor, uint32_t attr, const void *data, size_t size) {
         _cleanup_free_ char *path = NULL;
         _cleanup_free_ uint8_t *buf = NULL;
-        _cleanup_close_ int fd = -1;
-        int r;
+        int immutable, r;
 
         r = variable_path(name, vendor, &path);
         if (r < 0)
                 return r;
 
-        r = clear_immutable(path);
-        if (r < 0)
-                return r;
+        immutable = set_immutable(path, false);
+        if (immutable < 0)
+                return immutable;
 
         if (size == 0) {
                 if (unlink(path) < 0 && errno != ENOENT)
@@ -154,19 +172,11 @@ int efi_set_variable(const char *name, const char *vendor, uint32_t attr, const 
         buf[3] = (uint8_t) (attr >> 24);
         memcpy(buf + 4, data, size);
 
-        if (!dir_is_efivarfs(efivars_dir()))
-                return write_file_atomic(path, buf, 4 + size, 0644);
-
-        /* efivarfs takes a variable in exactly one write() call. */
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0644);
-        if (fd < 0)
-                return -errno;
-        ssize_t n = write(fd, buf, 4 + size);
-        if (n < 0)
-                return -errno;
-        if ((size_t) n != 4 + size)
-                return -EIO;
-        return 0;
+        r = write_variable(path, buf, 4 + size);
+        /* As it was: a variable that was protected stays protected (systemd does the same). */
+        if (immutable > 0)
+                (void) set_immutable(path, true);
+        return r;
 }
 
 int efi_set_variable_string(const char *name, const char *vendor, uint32_t attr, const char *value) {

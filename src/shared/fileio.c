@@ -148,6 +148,28 @@ int link_tmpfile(int fd, const char *tmp, const char *path, mode_t mode) {
         return fsync_directory_of(path);
 }
 
+int write_file_replace(const char *path, const void *data, size_t size) {
+        _cleanup_free_ char *real = realpath(path, NULL), *tmp = NULL;
+        _cleanup_close_ int fd = -1;
+        struct stat st;
+        int r;
+
+        if (!real || stat(real, &st) < 0)
+                return -errno;
+        fd = open_tmpfile_beside(real, &tmp);
+        if (fd < 0)
+                return fd;
+        r = write_all(fd, data, size);
+        /* The owner first: fchown() may clear setuid bits, which the mode then restores. */
+        if (r >= 0 && fchown(fd, st.st_uid, st.st_gid) < 0)
+                r = -errno;
+        if (r < 0) {
+                (void) unlink(tmp);
+                return r;
+        }
+        return link_tmpfile(fd, tmp, real, st.st_mode & 07777);
+}
+
 int write_file_atomic(const char *path, const void *data, size_t size, mode_t mode) {
         _cleanup_free_ char *tmp = NULL;
         _cleanup_close_ int fd = -1;

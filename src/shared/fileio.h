@@ -32,6 +32,12 @@ int pwrite_all(int fd, const void *buf, size_t size, uint64_t offset);
  */
 int write_file_atomic(const char *path, const void *data, size_t size, mode_t mode);
 
+/**
+ * Replace the contents of an existing file atomically, as an editor would: a symlink at path is
+ * followed (the link stays), and the file keeps its mode and owner.
+ */
+int write_file_replace(const char *path, const void *data, size_t size);
+
 /** Open a hidden temporary beside path; *ret_tmp receives its name. */
 int open_tmpfile_beside(const char *path, char **ret_tmp);
 

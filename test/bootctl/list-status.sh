@@ -6,7 +6,7 @@ build=$(realpath "$1") src=$(realpath "$2")
 ctl=$build/src/bootctl/urlbootctl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..16"
+echo "1..20"
 
 esp=$tmp/esp
 mkdir -p "$esp/loader/entries" "$esp/EFI/Linux" "$tmp/smbios/11-0" "$tmp/efivars"
@@ -48,6 +48,7 @@ status=$(URLBOOT_EFIVARFS=$tmp/efivars "$ctl" status)
 check "status shows the stub and the loader's Net Boot URL" \
 	"grep -q 'Product: urlboot-stub 0.1' <<<'$status' && grep -q 'Net Boot URL: http://10.0.2.2:8080/dir/urlbootx64.efi' <<<'$status'"
 # add-uri / remove-uri on a fake efivarfs
+has_utf16() { python3 -c "import sys; d = open(sys.argv[1], 'rb').read(); sys.exit(all(w.encode('utf-16-le') in d for w in sys.argv[2:]) == 0)" "$@"; }
 ev=$tmp/boot-efivars
 mkdir -p "$ev"
 G=8be4df61-93ca-11d2-aa0d-00e098032b8c
@@ -68,6 +69,24 @@ check "BootOrder: --first goes first, the plain one after it; --next sets BootNe
 URLBOOT_EFIVARFS=$ev "$ctl" remove-uri http://10.0.2.2:8080/other.efi >/dev/null
 check "remove-uri removes the entry and its place in BootOrder" \
 	"[ ! -e '$ev/Boot0001-$G' ] && [ \"\$(od -An -tx1 '$ev/BootOrder-$G' | tr -s ' ')\" = ' 07 00 00 00 00 00' ]"
+# docs/security.md L5: the same URL again reuses its slot.
+slot=$(URLBOOT_EFIVARFS=$ev "$ctl" add-uri http://10.0.2.2:8080/uki.efi --title=Renamed 2>/dev/null)
+check "add-uri of a URL that has an entry rewrites that entry, no duplicate" \
+	"[ '$slot' = Boot0000 ] && [ ! -e '$ev/Boot0001-$G' ] && [ \"\$(od -An -tx1 '$ev/BootOrder-$G' | tr -s ' ')\" = ' 07 00 00 00 00 00' ] && has_utf16 '$ev/Boot0000-$G' Renamed"
+# L4: entries far up (firmware uses Boot2001...) and entries that are not Uri() do not confuse remove-uri.
+python3 - "$ev/Boot2001-$G" "$ev/Boot0003-$G" <<'PY'
+import struct, sys
+def option(desc, path):
+    return struct.pack('<I', 7) + struct.pack('<IH', 1, len(path)) + desc.encode('utf-16-le') + b'\0\0' + path
+url = b'http://10.0.2.2:8080/far.efi'
+open(sys.argv[1], 'wb').write(option('Far', bytes([3, 24]) + struct.pack('<H', 4 + len(url)) + url + bytes([0x7f, 0xff, 4, 0])))
+open(sys.argv[2], 'wb').write(option('Disk', bytes([0x7f, 0xff, 4, 0])))
+PY
+URLBOOT_EFIVARFS=$ev "$ctl" remove-uri http://10.0.2.2:8080/far.efi >"$tmp/out" 2>&1; rc=$?
+check "remove-uri finds Boot2001 past gaps and non-Uri entries, and exits 0 once it removed it" \
+	"[ $rc = 0 ] && [ ! -e '$ev/Boot2001-$G' ] && [ -e '$ev/Boot0003-$G' ] && grep -q 'Removed Boot2001' '$tmp/out' && ! grep -qi fail '$tmp/out'"
+URLBOOT_EFIVARFS=$ev "$ctl" remove-uri http://10.0.2.2:8080/nothing.efi >"$tmp/out" 2>&1; rc=$?
+check "remove-uri of a URL without an entry says so and exits 0" "[ $rc = 0 ] && grep -q 'No boot entry' '$tmp/out'"
 URLBOOT_EFIVARFS=$ev "$ctl" add-uri ftp://x/y 2>/dev/null; rc=$?
 check "add-uri refuses what is not an http(s) URL (exit 2)" "[ $rc = 2 ]"
 
@@ -84,7 +103,12 @@ URLBOOT_EFIVARFS=$ev "$ctl" set-timeout soon 2>"$tmp/err"; rc=$?
 check "set-timeout refuses what is not a timeout (exit 2, says what is allowed)" "[ $rc = 2 ] && grep -q menu-force '$tmp/err'"
 cp /usr/share/OVMF/OVMF_VARS_4M.fd "$tmp/vars.fd" 2>/dev/null || python3 -c "open('$tmp/vars.fd','wb')"
 "$ctl" set-oneshot local-uki.conf --vars-file="$tmp/vars.fd" 2>/dev/null; rc=$?
-has_utf16() { python3 -c "import sys; d = open(sys.argv[1], 'rb').read(); sys.exit(all(w.encode('utf-16-le') in d for w in sys.argv[2:]) == 0)" "$@"; }
 check "set-oneshot --vars-file writes into an OVMF store (or says it is not one)" \
 	"if [ -s /usr/share/OVMF/OVMF_VARS_4M.fd ]; then [ $rc = 0 ] && has_utf16 '$tmp/vars.fd' LoaderEntryOneShot local-uki.conf; else [ $rc = 1 ]; fi"
+# L6: QEMU's NVRAM keeps its mode, owner and symlink.
+mkdir -p "$tmp/nvram" && cp "$tmp/vars.fd" "$tmp/nvram/vm_VARS.fd" && chmod 0600 "$tmp/nvram/vm_VARS.fd"
+chown 1234:5678 "$tmp/nvram/vm_VARS.fd" && ln -s nvram/vm_VARS.fd "$tmp/vm.fd"
+"$ctl" add-uri http://10.0.2.2:8080/uki.efi --vars-file="$tmp/vm.fd" >/dev/null 2>&1
+check "--vars-file keeps the file's mode and owner, and a symlink stays a symlink" \
+	"[ -L '$tmp/vm.fd' ] && [ \"\$(stat -c '%a %u %g' '$tmp/nvram/vm_VARS.fd')\" = '600 1234 5678' ]"
 tap_exit

@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -67,6 +69,34 @@ TEST(binary_and_delete) {
         ASSERT_EQ(efi_get_variable("LoaderFeatures", EFI_VENDOR_LOADER_STR, NULL, NULL, NULL), -ENOENT);
         /* Removing what is not there is fine. */
         ASSERT_OK(efi_set_variable_string("LoaderFeatures", EFI_VENDOR_LOADER_STR, 0, NULL));
+}
+
+/* docs/security.md L16: a protected (immutable) variable is protected again after a write. */
+TEST(immutable_flag_restored) {
+        char path[512];
+        int fd, flags = 0;
+
+        use_tmp_efivarfs();
+        ASSERT_OK(efi_set_variable_string("LoaderEntryDefault", EFI_VENDOR_LOADER_STR, 7, "a"));
+        snprintf(path, sizeof path, "%s/LoaderEntryDefault-%s", test_tmpdir(), EFI_VENDOR_LOADER_STR);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        ASSERT_TRUE(fd >= 0);
+        if (ioctl(fd, FS_IOC_GETFLAGS, &flags) < 0 || (flags |= FS_IMMUTABLE_FL, ioctl(fd, FS_IOC_SETFLAGS, &flags)) < 0) {
+                test_note("the test directory's file system has no immutable flag: skipped");
+                close(fd);
+                return;
+        }
+        close(fd);
+        ASSERT_OK(efi_set_variable_string("LoaderEntryDefault", EFI_VENDOR_LOADER_STR, 7, "b"));
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        ASSERT_TRUE(fd >= 0);
+        ASSERT_OK(ioctl(fd, FS_IOC_GETFLAGS, &flags));
+        ASSERT_TRUE(flags & FS_IMMUTABLE_FL);
+        flags &= ~FS_IMMUTABLE_FL;
+        ASSERT_OK(ioctl(fd, FS_IOC_SETFLAGS, &flags));
+        close(fd);
+        /* Removal clears it first. */
+        ASSERT_OK(efi_set_variable_string("LoaderEntryDefault", EFI_VENDOR_LOADER_STR, 7, NULL));
 }
 
 TEST(bad_input) {

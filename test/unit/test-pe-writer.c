@@ -3,12 +3,14 @@
  * and by binutils' objdump. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "fileio.h"
 #include "pe-image.h"
 #include "pe-writer.h"
 #include "tests.h"
+#include "uki-entry.h"
 
 TEST(append_and_read_back) {
         const char *stub = getenv("URLBOOT_TEST_STUB");
@@ -122,4 +124,79 @@ TEST(profiles) {
         ASSERT_EQ(pe_find_profile_section(image, size, 1, ".text", false, &d, &n), -ERANGE);
         free(uki);
         free(image);
+}
+
+/* A PE32+ image made here: headers of header_size bytes, then n sections named names[i % n_names],
+ * each with raw_size bytes of data (0: none). Alignments 1, as a hostile --stub may have them. */
+static uint8_t *make_pe(size_t header_size, unsigned n, const char *const *names, size_t n_names, size_t raw_size,
+                        size_t *ret_size) {
+        size_t table = 0x40 + 24 + 240, data = table + (size_t) n * PE_SECTION_HEADER_SIZE, size;
+        uint8_t *p;
+
+        if (header_size < data)
+                header_size = data;
+        size = header_size + (size_t) n * raw_size;
+        p = calloc(1, size);
+        ASSERT_TRUE(p);
+        p[0] = 'M', p[1] = 'Z', p[0x3c] = 0x40;
+        memcpy(p + 0x40, "PE\0\0", 4);
+        p[0x44] = 0x64, p[0x45] = 0x86;                         /* x86-64 */
+        p[0x46] = (uint8_t) n, p[0x47] = (uint8_t) (n >> 8);
+        p[0x54] = 240;                                          /* SizeOfOptionalHeader */
+        p[0x58] = 0x0b, p[0x59] = 0x02;                         /* PE32+ */
+        p[0x58 + PE_OPT_SECTION_ALIGNMENT] = 1;
+        p[0x58 + PE_OPT_FILE_ALIGNMENT] = 1;
+        memcpy(p + 0x58 + PE_OPT_SIZE_OF_HEADERS, &(uint32_t) { (uint32_t) header_size }, 4);
+        p[0x58 + PE_OPT_NUMBER_OF_RVA_AND_SIZES] = 16;
+        for (unsigned i = 0; i < n; i++) {
+                uint8_t *s = p + table + (size_t) i * PE_SECTION_HEADER_SIZE;
+                uint32_t off = (uint32_t) (header_size + i * raw_size), sz = (uint32_t) raw_size;
+
+                memcpy(s, names[i % n_names], strlen(names[i % n_names]));
+                memcpy(s + 8, &sz, 4);
+                memcpy(s + 12, &off, 4);
+                memcpy(s + 16, &sz, 4);
+                memcpy(s + 20, &off, 4);
+                memset(p + off, 'A' + (int) (i % 26), raw_size);
+        }
+        *ret_size = size;
+        return p;
+}
+
+/* docs/security.md L7: a stub without section data used to make the writer overflow its buffer. */
+TEST(append_to_stub_without_section_data) {
+        PeNewSection add[] = { { ".osrel", "ID", 2 } };
+        char error[256];
+        size_t size, uki_size, n;
+        uint8_t *stub = make_pe(4096, 0, NULL, 0, 0, &size);
+        const uint8_t *d;
+        PeHeaders h;
+        void *uki;
+
+        ASSERT_OK(pe_append_sections(stub, size, add, 1, &uki, &uki_size, error, sizeof error));
+        ASSERT_OK(pe_parse_headers(uki, uki_size, &h));
+        ASSERT_EQ(h.n_sections, 1);
+        ASSERT_OK(pe_find_section(uki, uki_size, ".osrel", false, &d, &n));
+        ASSERT_TRUE(n == 2 && memcmp(d, "ID", 2) == 0 && d >= (const uint8_t *) uki + 4096);
+        free(uki);
+        free(stub);
+}
+
+/* docs/security.md L8: 65535 profiles must not stall the boot manager: at most 256 count, in one walk. */
+TEST(many_profiles_are_capped) {
+        static const char *const names[] = { ".profile", ".osrel" };
+        BlsEntry *entries[300];
+        size_t size;
+        uint8_t *uki = make_pe(0, 65534, names, 2, 8, &size);
+        int n;
+
+        ASSERT_EQ(pe_count_profiles(uki, size), PE_PROFILES_MAX);
+        n = uki_entries_make("many.efi", "/EFI/Linux/many.efi", uki, size, false, entries, 300);
+        /* Each profile has its .osrel ("OOOOOOOO" is no os-release: no title), so none is shown. */
+        ASSERT_TRUE(n >= 0 && n <= PE_PROFILES_MAX);
+        for (int i = 0; i < n; i++)
+                bls_entry_free(entries[i]);
+        ASSERT_EQ(pe_find_profile_section(uki, size, PE_PROFILES_MAX, ".osrel", false,
+                                          &(const uint8_t *) { NULL }, &(size_t) { 0 }), -ERANGE);
+        free(uki);
 }
