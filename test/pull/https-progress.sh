@@ -18,7 +18,7 @@ serve "$tmp/tls-port" --tls-cert srv.pem --tls-key srv.key
 serve "$tmp/port"
 tls_port=$(cat "$tmp/tls-port") port=$(cat "$tmp/port")
 https="https://127.0.0.1:$tls_port/disk.raw.zst"
-echo "1..9"
+echo "1..11"
 
 run() { # NAME ARGS... → rc=N and the messages in $tmp/NAME.err
 	local name=$1; shift
@@ -35,6 +35,14 @@ check "https with --ca: the image arrives intact" \
 	"[ $rc = 0 ] && [ \"\$(sha256sum < '$tmp/root-ca/img.raw' | cut -d' ' -f1)\" = $want ]"
 rc=$(run otherca --progress=none --ca="$tmp/other.pem" "$https")
 check "https with the wrong CA: refused, nothing left behind" "[ $rc = 1 ] && [ -z \"\$(ls -A '$tmp/root-otherca')\" ]"
+# docs/security.md L15: an https URL is not followed to plain http unless asked.
+down="https://127.0.0.1:$tls_port/f=redirect-http:$port/disk.raw.zst"
+rc=$(run downgrade --progress=none --ca="$tmp/ca.pem" "$down")
+check "https redirected to plain http: refused (exit 1), the message says so and how to allow it" \
+	"[ $rc = 1 ] && grep -q 'plain http' '$tmp/downgrade.err' && grep -q -- '--allow-http-redirect' '$tmp/downgrade.err' && [ -z \"\$(ls -A '$tmp/root-downgrade')\" ]"
+rc=$(run downgrade-ok --progress=none --ca="$tmp/ca.pem" --allow-http-redirect "$down")
+check "--allow-http-redirect follows it" \
+	"[ $rc = 0 ] && [ \"\$(sha256sum < '$tmp/root-downgrade-ok/img.raw' | cut -d' ' -f1)\" = $want ]"
 rc=$(run noca-file --progress=none --ca="$tmp/missing.pem" "$https")
 check "--ca naming a missing file: a failure that names the file" "[ $rc != 0 ] && grep -q 'missing.pem' '$tmp/noca-file.err'"
 
