@@ -13,9 +13,13 @@
 #include <zlib.h>
 #include <zstd.h>
 #include <zstd_errors.h>
+#include <lzma.h>
 
 #include "decompress.h"
 #include "macro.h"
+
+/* xz for tarballs without a budget of their own: two xz -9 dictionaries' worth. */
+#define XZ_STREAM_MEMLIMIT_DEFAULT (UINT64_C(256) << 20)
 
 struct Decompressor {
         Compression type;
@@ -25,8 +29,22 @@ struct Decompressor {
                 ZSTD_DStream *zstd;
                 z_stream gz;
                 bz_stream bz;
+                lzma_stream xz;
         };
 };
+
+static int sparse_space(void *userdata, void **ret, size_t *ret_size) {
+        return sparse_file_space(userdata, ret, ret_size);
+}
+
+static int sparse_commit(void *userdata, size_t size) {
+        sparse_file_commit(userdata, size);
+        return 0;
+}
+
+DecodeSink decode_sink_sparse_file(SparseFile *f) {
+        return (DecodeSink) { .space = sparse_space, .commit = sparse_commit, .userdata = f };
+}
 
 Compression compression_detect(const void *head, size_t size) {
         const unsigned char *p = head;
@@ -78,6 +96,11 @@ static int init_stream(Decompressor *d, uint64_t memory_budget) {
         case COMPRESSION_BZIP2:
                 d->bz = (bz_stream) {};
                 return BZ2_bzDecompressInit(&d->bz, 0, 0) == BZ_OK ? 0 : -ENOMEM;
+        case COMPRESSION_XZ:
+                d->xz = (lzma_stream) LZMA_STREAM_INIT;
+                /* liblzma refuses (LZMA_MEMLIMIT_ERROR) a stream needing more, before allocating it. */
+                return lzma_stream_decoder(&d->xz, memory_budget ?: XZ_STREAM_MEMLIMIT_DEFAULT, LZMA_CONCATENATED) ==
+                       LZMA_OK ? 0 : -ENOMEM;
         default:
                 return 0;
         }
@@ -87,7 +110,7 @@ int decompressor_new(Compression c, uint64_t memory_budget, Decompressor **ret) 
         Decompressor *d;
         int r;
 
-        if (c == COMPRESSION_XZ || c >= _COMPRESSION_MAX)
+        if (c >= _COMPRESSION_MAX)
                 return -EOPNOTSUPP;
         d = calloc(1, sizeof *d);
         if (!d)
@@ -115,6 +138,9 @@ void decompressor_free(Decompressor *d) {
         case COMPRESSION_BZIP2:
                 BZ2_bzDecompressEnd(&d->bz);
                 break;
+        case COMPRESSION_XZ:
+                lzma_end(&d->xz);
+                break;
         default:
                 break;
         }
@@ -122,15 +148,15 @@ void decompressor_free(Decompressor *d) {
 }
 
 /* Room in out for the decoder to write into, at most limit bytes (the library's counter type). */
-static int output_room(SparseFile *out, size_t limit, void **ret, size_t *ret_size) {
-        int r = sparse_file_space(out, ret, ret_size);
+static int output_room(const DecodeSink *out, size_t limit, void **ret, size_t *ret_size) {
+        int r = out->space(out->userdata, ret, ret_size);
 
         if (r >= 0)
                 *ret_size = MIN(*ret_size, limit);
         return r;
 }
 
-static int push_zstd(Decompressor *d, const void *data, size_t size, SparseFile *out) {
+static int push_zstd(Decompressor *d, const void *data, size_t size, const DecodeSink *out) {
         ZSTD_inBuffer in = { data, size, 0 };
 
         for (;;) {
@@ -144,7 +170,9 @@ static int push_zstd(Decompressor *d, const void *data, size_t size, SparseFile 
                 z = ZSTD_decompressStream(d->zstd, &o, &in);
                 if (ZSTD_isError(z))
                         return ZSTD_getErrorCode(z) == ZSTD_error_frameParameter_windowTooLarge ? -E2BIG : -EBADMSG;
-                sparse_file_commit(out, o.pos);
+                r = out->commit(out->userdata, o.pos);
+                if (r < 0)
+                        return r;
                 /* 0 means a frame is complete; the next bytes may start another one. A call that
                  * neither read nor wrote says nothing new (after a frame it hints at the next). */
                 if (o.pos > 0 || in.pos > in_before)
@@ -155,7 +183,7 @@ static int push_zstd(Decompressor *d, const void *data, size_t size, SparseFile 
         }
 }
 
-static int push_gzip(Decompressor *d, const void *data, size_t size, SparseFile *out) {
+static int push_gzip(Decompressor *d, const void *data, size_t size, const DecodeSink *out) {
         d->gz.next_in = (Bytef *) data;
         d->gz.avail_in = (uInt) size;
         for (;;) {
@@ -169,7 +197,9 @@ static int push_gzip(Decompressor *d, const void *data, size_t size, SparseFile 
                 d->gz.next_out = room;
                 d->gz.avail_out = (uInt) room_size;
                 z = inflate(&d->gz, Z_NO_FLUSH);
-                sparse_file_commit(out, room_size - d->gz.avail_out);
+                r = out->commit(out->userdata, room_size - d->gz.avail_out);
+                if (r < 0)
+                        return r;
                 if (z == Z_STREAM_END) {
                         d->ended = true;
                         if (d->gz.avail_in == 0)
@@ -206,7 +236,7 @@ static int restart_bzip2(Decompressor *d) {
         return 0;
 }
 
-static int push_bzip2(Decompressor *d, const void *data, size_t size, SparseFile *out) {
+static int push_bzip2(Decompressor *d, const void *data, size_t size, const DecodeSink *out) {
         d->bz.next_in = (char *) data;
         d->bz.avail_in = (unsigned) size;
         for (;;) {
@@ -220,7 +250,9 @@ static int push_bzip2(Decompressor *d, const void *data, size_t size, SparseFile
                 d->bz.next_out = room;
                 d->bz.avail_out = (unsigned) room_size;
                 z = BZ2_bzDecompress(&d->bz);
-                sparse_file_commit(out, room_size - d->bz.avail_out);
+                r = out->commit(out->userdata, room_size - d->bz.avail_out);
+                if (r < 0)
+                        return r;
                 if (z == BZ_STREAM_END) {
                         d->ended = true;
                         if (d->bz.avail_in == 0)
@@ -238,7 +270,58 @@ static int push_bzip2(Decompressor *d, const void *data, size_t size, SparseFile
         }
 }
 
-int decompressor_push(Decompressor *d, const void *data, size_t size, SparseFile *out) {
+static int push_xz(Decompressor *d, const void *data, size_t size, const DecodeSink *out) {
+        d->xz.next_in = data;
+        d->xz.avail_in = size;
+        for (;;) {
+                void *room;
+                size_t room_size;
+                lzma_ret l;
+                int r;
+
+                r = output_room(out, SIZE_MAX, &room, &room_size);
+                if (r < 0)
+                        return r;
+                d->xz.next_out = room;
+                d->xz.avail_out = room_size;
+                l = lzma_code(&d->xz, LZMA_RUN);
+                r = out->commit(out->userdata, room_size - d->xz.avail_out);
+                if (r < 0)
+                        return r;
+                if (l == LZMA_MEMLIMIT_ERROR)
+                        return -E2BIG;
+                if (l == LZMA_MEM_ERROR)
+                        return -ENOMEM;
+                if (l != LZMA_OK && l != LZMA_BUF_ERROR)
+                        return -EBADMSG;
+                if (d->xz.avail_in == 0 && d->xz.avail_out > 0)
+                        return 0;
+        }
+}
+
+/* No compression: the bytes as they are, in pieces as large as the sink's room. */
+static int copy_to(const DecodeSink *out, const void *data, size_t size) {
+        const uint8_t *p = data;
+
+        while (size > 0) {
+                void *room;
+                size_t n;
+                int r = out->space(out->userdata, &room, &n);
+
+                if (r < 0)
+                        return r;
+                n = MIN(n, size);
+                memcpy(room, p, n);
+                r = out->commit(out->userdata, n);
+                if (r < 0)
+                        return r;
+                p += n;
+                size -= n;
+        }
+        return 0;
+}
+
+int decompressor_push(Decompressor *d, const void *data, size_t size, const DecodeSink *out) {
         if (size == 0)
                 return 0;
         d->started = true;
@@ -257,11 +340,29 @@ int decompressor_push(Decompressor *d, const void *data, size_t size, SparseFile
                                 return r;
                 }
                 return push_bzip2(d, data, size, out);
+        case COMPRESSION_XZ:
+                return push_xz(d, data, size, out);
         default:
-                return sparse_file_write(out, data, size);
+                return copy_to(out, data, size);
         }
 }
 
+/* LZMA_CONCATENATED: only LZMA_FINISH says whether the last stream was complete. */
+static int finish_xz(Decompressor *d) {
+        lzma_ret l;
+
+        d->xz.next_in = NULL;
+        d->xz.avail_in = 0;
+        d->xz.next_out = (uint8_t[1]) {};
+        d->xz.avail_out = 1;
+        l = lzma_code(&d->xz, LZMA_FINISH);
+        if (l == LZMA_STREAM_END && d->xz.avail_out == 1)
+                return 0;
+        return l == LZMA_BUF_ERROR || l == LZMA_OK ? -EPIPE : -EBADMSG;
+}
+
 int decompressor_finish(Decompressor *d) {
+        if (d->type == COMPRESSION_XZ)
+                return d->started ? finish_xz(d) : -EPIPE;
         return d->type == COMPRESSION_NONE || d->ended ? 0 : -EPIPE;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * @file
- * Unpacking a (compressed) tarball into a directory with libarchive, safely.
+ * Unpacking a tarball into a directory with libarchive, safely.
  *
  * The archive cannot reach outside the directory, by construction:
  * - extraction happens relative to the directory's file descriptor (the calling thread's working
@@ -11,7 +11,8 @@
  * - every name and hard-link target is checked here too, also for entries that name the root
  *   itself (".", "./", ""): the root entry must be a plain directory, or the archive is refused,
  *   so the directory can never be replaced by a link or a file;
- * - only the gzip, bzip2, xz and zstd filters are enabled: no external decoder programs run on
+ * - libarchive's decompression filters are all off: the caller decodes (pull-unpack.c, with the
+ *   same decoders and memory budget as raw images), so no external decoder program ever runs on
  *   unverified data.
  * Modes, times, ACLs, extended attributes and hard links are kept; numeric owners too when run as
  * root (as systemd's tar import does, whatever the user names in the archive map to here).

@@ -110,6 +110,10 @@ open(sys.argv[2], "wb").write(b"".join(out))' srv/root.tar srv/root.tar.uu
 # zstd stream whose window is 256 MiB (its size unknown when it was written, so the window stays).
 head -c 140M /dev/zero | xz -T2 --block-size=70MiB --lzma2=preset=1,dict=64MiB -c > srv/bigdict.raw.xz
 head -c 1M /dev/urandom | zstd -q --long=28 -c > srv/bigwindow.raw.zst
+cat srv/root.tar | xz --lzma2=preset=1,dict=64MiB -c > srv/bigdict.tar.xz
+# Damaged compressed tarballs: cut short, and a byte changed in the middle.
+head -c 100000 srv/root.tar.zst > srv/truncated.tar.zst
+cp srv/root.tar.xz srv/corrupt.tar.xz && printf 'X' | dd of=srv/corrupt.tar.xz bs=1 seek=50000 conv=notrunc 2>/dev/null
 
 (cd srv && sha256sum disk.raw disk.raw.zst disk.raw.xz disk.raw.gz disk.raw.bz2 root.tar root.tar.xz root.tar.zst > SHA256SUMS)
 mkdir -p sumsonly && cp srv/disk.raw.zst sumsonly/ && (cd sumsonly && sha256sum disk.raw.zst | cut -d' ' -f1 > disk.raw.zst.sha256)
