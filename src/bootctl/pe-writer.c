@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error-buf.h"
 #include "macro.h"
 #include "pe-image.h"
 #include "pe-writer.h"
@@ -53,60 +54,48 @@ int pe_append_sections(const void *image, size_t size, const PeNewSection *secti
         int r;
 
         r = pe_parse_headers(image, size, &h);
-        if (r < 0 || !h.pe32plus) {
-                snprintf(error, error_size, "not a PE32+ image");
-                return -EBADMSG;
-        }
+        if (r < 0 || !h.pe32plus)
+                return error_setf(error, error_size, -EBADMSG, "not a PE32+ image");
         opt = h.optional_header_offset;
         if (h.size_of_optional_header >= PE_OPT_DATA_DIRECTORY + 8 * (PE_DATA_DIRECTORY_SECURITY + 1) &&
             pe_le32(in + opt + PE_OPT_NUMBER_OF_RVA_AND_SIZES) > PE_DATA_DIRECTORY_SECURITY) {
                 security_size = pe_le32(in + opt + PE_OPT_DATA_DIRECTORY + 8 * PE_DATA_DIRECTORY_SECURITY + 4);
-                if (security_size) {
-                        snprintf(error, error_size, "the stub is signed; build the UKI from an unsigned stub and sign the UKI");
-                        return -EPERM;
-                }
+                if (security_size)
+                        return error_setf(error, error_size, -EPERM,
+                                          "the stub is signed; build the UKI from an unsigned stub and sign the UKI");
         }
-        if (h.section_alignment == 0 || h.file_alignment == 0) {
-                snprintf(error, error_size, "the stub has no section or file alignment");
-                return -EBADMSG;
-        }
+        if (h.section_alignment == 0 || h.file_alignment == 0)
+                return error_setf(error, error_size, -EBADMSG, "the stub has no section or file alignment");
 
         for (size_t i = 0; i < h.n_sections; i++) {
                 PeSection s;
                 r = pe_get_section(image, size, &h, i, &s);
-                if (r < 0) {
-                        snprintf(error, error_size, "damaged section table");
-                        return -EBADMSG;
-                }
+                if (r < 0)
+                        return error_setf(error, error_size, -EBADMSG, "damaged section table");
                 va_end = MAX(va_end, (uint64_t) s.virtual_address + MAX(s.virtual_size, s.raw_size));
                 if (s.raw_size > 0) {
                         file_end = MAX(file_end, (uint64_t) s.raw_offset + s.raw_size);
                         first_raw = MIN(first_raw, (uint64_t) s.raw_offset);
                 }
         }
-        if (file_end > size || h.size_of_headers > size) {
-                snprintf(error, error_size, "a section or the headers lie beyond the end of the file");
-                return -EBADMSG;
-        }
+        if (file_end > size || h.size_of_headers > size)
+                return error_setf(error, error_size, -EBADMSG,
+                                  "a section or the headers lie beyond the end of the file");
         /* A stub without section data still has headers, which the new sections must follow. */
         file_end = MAX(file_end, (uint64_t) h.size_of_headers);
         va_end = MAX(va_end, (uint64_t) h.size_of_headers);
         /* The new headers must fit between the section table and the first section's data. */
         if ((uint64_t) h.section_table_offset + (uint64_t) (h.n_sections + n) * PE_SECTION_HEADER_SIZE >
-            MIN((uint64_t) h.size_of_headers, first_raw)) {
-                snprintf(error, error_size, "no room for %zu more section headers in the stub", n);
-                return -ENOSPC;
-        }
+            MIN((uint64_t) h.size_of_headers, first_raw))
+                return error_setf(error, error_size, -ENOSPC, "no room for %zu more section headers in the stub", n);
 
         va_end = align_up(va_end, h.section_alignment);
         file_end = align_up(file_end, h.file_alignment);
         out_size = file_end;
         for (size_t i = 0; i < n; i++)
                 out_size += align_up(sections[i].size, h.file_alignment);
-        if (out_size > UINT32_MAX) {
-                snprintf(error, error_size, "the image would exceed 4 GiB");
-                return -EFBIG;
-        }
+        if (out_size > UINT32_MAX)
+                return error_setf(error, error_size, -EFBIG, "the image would exceed 4 GiB");
 
         out = calloc(1, out_size);
         if (!out)

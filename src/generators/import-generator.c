@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "efivars.h"
+#include "error-buf.h"
 #include "generator.h"
 #include "initrd.h"
 #include "log.h"
@@ -160,14 +161,14 @@ static int add_transfer(Context *c, const PullExpression *e, const char *express
 
 static int process_expression(Context *c, const char *expression) {
         _cleanup_pull_expression_ PullExpression *e = NULL;
-        _cleanup_free_ char *reason = NULL;
+        char reason[ERROR_BUF_MIN] = "";
         int r;
 
-        r = pull_expression_parse(expression, &e, &reason);
+        r = pull_expression_parse(expression, &e, reason, sizeof reason);
         if (r == -ENOMEM)
                 return log_oom();
         if (r < 0)
-                return log_error_errno(r, "Ignoring pull expression '%s': %s.", expression, reason ?: "invalid");
+                return log_error_errno(r, "Ignoring pull expression '%s': %s.", expression, reason[0] ? reason : "invalid");
 
         if (e->bootorigin && !c->stub_url) {
                 /* The same initrd boots from local disks too: there is simply no origin to pull from. */
@@ -180,11 +181,11 @@ static int process_expression(Context *c, const char *expression) {
                                        expression);
         }
 
-        r = pull_expression_resolve(e, c->stub_url, c->initrd, &reason);
+        r = pull_expression_resolve(e, c->stub_url, c->initrd, reason, sizeof reason);
         if (r == -ENOMEM)
                 return log_oom();
         if (r < 0)
-                return log_error_errno(r, "Ignoring pull expression '%s': %s.", expression, reason ?: "invalid");
+                return log_error_errno(r, "Ignoring pull expression '%s': %s.", expression, reason[0] ? reason : "invalid");
         if (e->bootorigin)
                 log_info("Pulling %s (next to the boot URL %s).", e->url, c->stub_url);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error-buf.h"
 #include "image-name.h"
 #include "loop-ref.h"
 #include "memory-fundamental.h"
@@ -28,19 +29,6 @@ PullExpression *pull_expression_free(PullExpression *e) {
         free(e->image_path);
         free(e);
         return NULL;
-}
-
-static int fail(char **ret_reason, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(char **ret_reason, const char *fmt, ...) {
-        va_list ap;
-
-        if (ret_reason) {
-                va_start(ap, fmt);
-                if (vasprintf(ret_reason, fmt, ap) < 0)
-                        *ret_reason = NULL;
-                va_end(ap);
-        }
-        return -EINVAL;
 }
 
 /* Takes the field up to the next unescaped ":", removing escape backslashes.
@@ -74,7 +62,7 @@ static int extract_field(const char **p, char **ret) {
         return 0;
 }
 
-static int parse_option(PullExpression *e, const char *opt, char **ret_reason) {
+static int parse_option(PullExpression *e, const char *opt, char *error, size_t error_size) {
         const char *v;
         int r;
 
@@ -89,26 +77,28 @@ static int parse_option(PullExpression *e, const char *opt, char **ret_reason) {
         else if ((v = startswith(opt, "runtime="))) {
                 r = parse_boolean(v);
                 if (r < 0)
-                        return fail(ret_reason, "invalid boolean in option '%s'", opt);
+                        return error_setf(error, error_size, -EINVAL, "invalid boolean in option '%s'", opt);
                 e->runtime = r;
         } else if ((v = startswith(opt, "verify="))) {
                 ImportVerify m = import_verify_from_string(v);
                 if (m < 0)
-                        return fail(ret_reason, "invalid verification mode in option '%s' (no, checksum, signature)", opt);
+                        return error_setf(error, error_size, -EINVAL,
+                                          "invalid verification mode in option '%s' (no, checksum, signature)", opt);
                 e->verify = m;
                 e->verify_explicit = true;
         } else if ((v = startswith(opt, "sha256="))) {
                 char digest[65];
 
                 if (!sha256_hex_is_valid(v) || sha256_hex_normalize(v, digest) < 0)
-                        return fail(ret_reason, "option '%s' needs 64 hexadecimal digits", opt);
+                        return error_setf(error, error_size, -EINVAL, "option '%s' needs 64 hexadecimal digits", opt);
                 free(e->sha256);
                 e->sha256 = strdup(digest);
                 if (!e->sha256)
                         return -ENOMEM;
         } else if ((v = startswith(opt, "mirror="))) {
                 if (!import_url_is_valid(v))
-                        return fail(ret_reason, "option '%s' needs an http, https or file URL (escape its ':' as '\\:')",
+                        return error_setf(error, error_size, -EINVAL,
+                                          "option '%s' needs an http, https or file URL (escape its ':' as '\\:')",
                                     opt);
                 r = strv_extend(&e->mirrors, v);
                 if (r < 0)
@@ -118,11 +108,11 @@ static int parse_option(PullExpression *e, const char *opt, char **ret_reason) {
         else if (image_type_from_string(opt) >= 0)
                 e->type = image_type_from_string(opt);
         else
-                return fail(ret_reason, "unknown option '%s'", opt);
+                return error_setf(error, error_size, -EINVAL, "unknown option '%s'", opt);
         return 0;
 }
 
-static int parse_options(PullExpression *e, char *options, char **ret_reason) {
+static int parse_options(PullExpression *e, char *options, char *error, size_t error_size) {
         /* Separators are not coalesced: "a,,b" has an empty, hence unknown, option. */
         for (char *o = options;;) {
                 char *comma = strchr(o, ',');
@@ -130,7 +120,7 @@ static int parse_options(PullExpression *e, char *options, char **ret_reason) {
 
                 if (comma)
                         *comma = 0;
-                r = parse_option(e, o, ret_reason);
+                r = parse_option(e, o, error, error_size);
                 if (r < 0)
                         return r;
                 if (!comma)
@@ -139,14 +129,14 @@ static int parse_options(PullExpression *e, char *options, char **ret_reason) {
         }
 }
 
-int pull_expression_parse(const char *s, PullExpression **ret, char **ret_reason) {
+int pull_expression_parse(const char *s, PullExpression **ret, char *error, size_t error_size) {
         _cleanup_pull_expression_ PullExpression *e = NULL;
         _cleanup_free_ char *options = NULL, *local = NULL;
         const char *p = s;
         int r;
 
-        if (ret_reason)
-                *ret_reason = NULL;
+        if (error_size > 0)
+                error[0] = 0;
 
         e = calloc(1, sizeof *e);
         if (!e)
@@ -162,24 +152,24 @@ int pull_expression_parse(const char *s, PullExpression **ret, char **ret_reason
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
-                return fail(ret_reason, "trailing backslash in options");
+                return error_setf(error, error_size, -EINVAL, "trailing backslash in options");
         if (r == 0)
-                return fail(ret_reason, "no local name field (expected OPTIONS:LOCAL:URL)");
+                return error_setf(error, error_size, -EINVAL, "no local name field (expected OPTIONS:LOCAL:URL)");
 
         r = extract_field(&p, &local);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
-                return fail(ret_reason, "trailing backslash in local name");
+                return error_setf(error, error_size, -EINVAL, "trailing backslash in local name");
         if (r == 0)
-                return fail(ret_reason, "no URL field (expected OPTIONS:LOCAL:URL)");
+                return error_setf(error, error_size, -EINVAL, "no URL field (expected OPTIONS:LOCAL:URL)");
 
         if (*p == 0)
-                return fail(ret_reason, "empty URL");
+                return error_setf(error, error_size, -EINVAL, "empty URL");
 
         if (!isempty(local)) {
                 if (!image_name_is_valid(local))
-                        return fail(ret_reason, "'%s' is not a valid image name", local);
+                        return error_setf(error, error_size, -EINVAL, "'%s' is not a valid image name", local);
                 e->local = TAKE_PTR(local);
         }
 
@@ -187,16 +177,16 @@ int pull_expression_parse(const char *s, PullExpression **ret, char **ret_reason
         if (!e->remote)
                 return -ENOMEM;
 
-        r = parse_options(e, options, ret_reason);
+        r = parse_options(e, options, error, error_size);
         if (r < 0)
                 return r;
 
         if (e->type < 0)
-                return fail(ret_reason, "no image type (raw, tar)");
+                return error_setf(error, error_size, -EINVAL, "no image type (raw, tar)");
         if (e->class < 0)
-                return fail(ret_reason, "no image class (machine, portable, sysext, confext)");
+                return error_setf(error, error_size, -EINVAL, "no image class (machine, portable, sysext, confext)");
         if (e->blockdev && e->type != IMAGE_RAW)
-                return fail(ret_reason, "option 'blockdev' is only available for raw images");
+                return error_setf(error, error_size, -EINVAL, "option 'blockdev' is only available for raw images");
 
         *ret = TAKE_PTR(e);
         return 0;
@@ -214,21 +204,24 @@ static bool bootorigin_name_is_valid(const char *name) {
         return true;
 }
 
-static int resolve_url(PullExpression *e, const char *stub_url, char **ret_reason) {
+static int resolve_url(PullExpression *e, const char *stub_url, char *error, size_t error_size) {
         char *u;
         int r;
 
         if (!e->bootorigin) {
                 if (!import_url_is_valid(e->remote))
-                        return fail(ret_reason, "'%s' is not a valid http, https or file URL", e->remote);
+                        return error_setf(error, error_size, -EINVAL,
+                                          "'%s' is not a valid http, https or file URL", e->remote);
                 e->url = strdup(e->remote);
                 return e->url ? 0 : -ENOMEM;
         }
 
         if (!stub_url || !url_is_http(stub_url))
-                return fail(ret_reason, "StubDeviceURL '%s' is not a valid http or https URL", stub_url ?: "");
+                return error_setf(error, error_size, -EINVAL,
+                                  "StubDeviceURL '%s' is not a valid http or https URL", stub_url ?: "");
         if (!bootorigin_name_is_valid(e->remote))
-                return fail(ret_reason, "with 'bootorigin' the URL field must be a file name, not '%s'", e->remote);
+                return error_setf(error, error_size, -EINVAL,
+                                  "with 'bootorigin' the URL field must be a file name, not '%s'", e->remote);
 
         r = url_change_last_component(stub_url, e->remote, &u);
         if (r == -ENOMEM)
@@ -236,20 +229,21 @@ static int resolve_url(PullExpression *e, const char *stub_url, char **ret_reaso
         if (r < 0 || !import_url_is_valid(u)) {
                 if (r >= 0)
                         ffree(u);
-                return fail(ret_reason, "cannot combine StubDeviceURL '%s' with '%s'", stub_url, e->remote);
+                return error_setf(error, error_size, -EINVAL,
+                                  "cannot combine StubDeviceURL '%s' with '%s'", stub_url, e->remote);
         }
         e->url = u;
         return 0;
 }
 
-int pull_expression_resolve(PullExpression *e, const char *stub_url, bool initrd, char **ret_reason) {
+int pull_expression_resolve(PullExpression *e, const char *stub_url, bool initrd, char *error, size_t error_size) {
         const char *root;
         int r;
 
-        if (ret_reason)
-                *ret_reason = NULL;
+        if (error_size > 0)
+                error[0] = 0;
 
-        r = resolve_url(e, stub_url, ret_reason);
+        r = resolve_url(e, stub_url, error, error_size);
         if (r < 0)
                 return r;
 
@@ -258,13 +252,15 @@ int pull_expression_resolve(PullExpression *e, const char *stub_url, bool initrd
                 if (r == -ENOMEM)
                         return r;
                 if (r < 0)
-                        return fail(ret_reason, "cannot derive a local image name from '%s'; name it in the LOCAL field",
+                        return error_setf(error, error_size, -EINVAL,
+                                          "cannot derive a local image name from '%s'; name it in the LOCAL field",
                                     e->url);
         }
 
         /* With blockdev, NAME.raw becomes the loop device's reference: longer ones fail at boot. */
         if (e->blockdev && strlen(e->local) + STRLEN(".raw") > LOOP_REF_MAX)
-                return fail(ret_reason, "the local name '%s' is too long for 'blockdev': '%s.raw' must fit in the "
+                return error_setf(error, error_size, -EINVAL,
+                                  "the local name '%s' is too long for 'blockdev': '%s.raw' must fit in the "
                             "loop device's %d-byte reference", e->local, e->local, LOOP_REF_MAX);
 
         root = image_root(e->class, e->runtime >= 0 ? e->runtime : initrd);

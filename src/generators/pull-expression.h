@@ -45,16 +45,16 @@ static inline void pull_expression_freep(PullExpression **e) {
 
 /**
  * Parse an expression.
- * @v ret_reason  on failure, a newly allocated one-line reason (e.g. "unknown option 'foo'")
- * @ret           0, -EINVAL for a malformed expression, -ENOMEM
+ * @v error  on failure, a one-line reason (e.g. "unknown option 'foo'"; error-buf.h)
+ * @ret      0, -EINVAL for a malformed expression, -ENOMEM
  */
-int pull_expression_parse(const char *s, PullExpression **ret, char **ret_reason);
+int pull_expression_parse(const char *s, PullExpression **ret, char *error, size_t error_size);
 
 /**
  * Work out the URL, the local name and the final path.
  * @v stub_url    StubDeviceURL for bootorigin expressions (the caller skips those without one)
  * @v initrd      whether runtime defaults to yes
- * @v ret_reason  on failure, a newly allocated reason
- * @ret           0, -EINVAL, -ENOMEM
+ * @v error     on failure, a one-line reason
+ * @ret         0, -EINVAL, -ENOMEM
  */
-int pull_expression_resolve(PullExpression *e, const char *stub_url, bool initrd, char **ret_reason);
+int pull_expression_resolve(PullExpression *e, const char *stub_url, bool initrd, char *error, size_t error_size);

@@ -46,7 +46,7 @@ typedef struct Attempt {
         size_t error_size;
 } Attempt;
 
-/** Write the one-line reason for a failure into a->error. @ret r */
+/** error_setf() for an attempt: the one-line reason for a failure into a->error. @ret r */
 int attempt_fail(Attempt *a, int r, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /** Wait seconds, waking early on cancellation. @ret false if cancelled */

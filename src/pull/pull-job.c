@@ -4,6 +4,7 @@
  * One image download: attempts against each URL in turn, each fetching (with retries and resume)
  * into an unpacking thread, then verifying and placing (pull-unpack.c, pull-verify.c, pull-place.c).
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -35,6 +36,7 @@
 int attempt_fail(Attempt *a, int r, const char *fmt, ...) {
         va_list ap;
 
+        assert(r < 0);
         va_start(ap, fmt);
         vsnprintf(a->error, a->error_size, fmt, ap);
         va_end(ap);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "libarchive-dl.h"
+#include "error-buf.h"
 #include "macro.h"
 #include "string-util.h"
 #include "tar-unpack.h"
@@ -84,11 +85,9 @@ static int check_root_entry(struct archive_entry *e, char *error, size_t error_s
                 what = "a symlink";
         else if (sym_archive_entry_filetype(e) != AE_IFDIR)
                 what = "not a directory";
-        if (what) {
-                snprintf(error, error_size, "refusing the archive: its root entry '%s' is %s",
+        if (what)
+                return error_setf(error, error_size, -EBADMSG, "refusing the archive: its root entry '%s' is %s",
                          sym_archive_entry_pathname(e), what);
-                return -EBADMSG;
-        }
         sym_archive_entry_set_pathname(e, ".");
         return 0;
 }
@@ -98,26 +97,20 @@ static int check_entry(struct archive_entry *e, bool *ret_root, char *error, siz
         const char *raw = sym_archive_entry_pathname(e), *link = sym_archive_entry_hardlink(e), *path;
         _cleanup_free_ char *p = NULL, *l = NULL;
 
-        if (!raw) {
-                snprintf(error, error_size, "refusing an entry without a name");
-                return -EBADMSG;
-        }
+        if (!raw)
+                return error_setf(error, error_size, -EBADMSG, "refusing an entry without a name");
         path = skip_dot_slash(raw);
         if (path_is_root(path)) {
                 *ret_root = true;
                 return check_root_entry(e, error, error_size);
         }
-        if (!path_is_below(path)) {
-                snprintf(error, error_size, "refusing entry '%s': absolute or with '..'", raw);
-                return -EBADMSG;
-        }
+        if (!path_is_below(path))
+                return error_setf(error, error_size, -EBADMSG, "refusing entry '%s': absolute or with '..'", raw);
         if (link) {
                 const char *target = skip_dot_slash(link);
 
-                if (path_is_root(target) || !path_is_below(target)) {
-                        snprintf(error, error_size, "refusing hard link '%s' to '%s'", raw, link);
-                        return -EBADMSG;
-                }
+                if (path_is_root(target) || !path_is_below(target))
+                        return error_setf(error, error_size, -EBADMSG, "refusing hard link '%s' to '%s'", raw, link);
                 l = strdup(target);
                 if (!l)
                         return -ENOMEM;
@@ -183,32 +176,26 @@ static int unpack_entries(struct archive *in, struct archive *out, Source *s, bo
 
                 if (k == ARCHIVE_EOF)
                         break;
-                if (k < ARCHIVE_WARN) {
-                        snprintf(error, error_size, "%s", sym_archive_error_string(in) ?: "damaged archive");
-                        return s->error ?: -EBADMSG;
-                }
+                if (k < ARCHIVE_WARN)
+                        return error_setf(error, error_size, s->error ?: -EBADMSG,
+                                          "%s", sym_archive_error_string(in) ?: "damaged archive");
                 r = check_entry(e, ret_root, error, error_size);
                 if (r < 0)
                         return r;
-                if (sym_archive_write_header(out, e) < ARCHIVE_WARN) {
-                        snprintf(error, error_size, "%s", sym_archive_error_string(out) ?: "cannot create entry");
-                        return errno_of(out, -EBADMSG);
-                }
-                if (sym_archive_entry_size(e) > 0 && copy_data(in, out) < ARCHIVE_WARN) {
-                        snprintf(error, error_size, "%s",
+                if (sym_archive_write_header(out, e) < ARCHIVE_WARN)
+                        return error_setf(error, error_size, errno_of(out, -EBADMSG),
+                                          "%s", sym_archive_error_string(out) ?: "cannot create entry");
+                if (sym_archive_entry_size(e) > 0 && copy_data(in, out) < ARCHIVE_WARN)
+                        return error_setf(error, error_size, s->error ?: errno_of(out, -EBADMSG), "%s",
                                  sym_archive_error_string(in) ?: sym_archive_error_string(out) ?: "cannot write data");
-                        return s->error ?: errno_of(out, -EBADMSG);
-                }
-                if (sym_archive_write_finish_entry(out) < ARCHIVE_WARN) {
-                        snprintf(error, error_size, "%s", sym_archive_error_string(out) ?: "cannot finish entry");
-                        return errno_of(out, -EIO);
-                }
+                if (sym_archive_write_finish_entry(out) < ARCHIVE_WARN)
+                        return error_setf(error, error_size, errno_of(out, -EIO),
+                                          "%s", sym_archive_error_string(out) ?: "cannot finish entry");
         }
         /* Directory times and modes are applied at close. */
-        if (sym_archive_write_close(out) != ARCHIVE_OK) {
-                snprintf(error, error_size, "%s", sym_archive_error_string(out) ?: "cannot finish");
-                return errno_of(out, -EIO);
-        }
+        if (sym_archive_write_close(out) != ARCHIVE_OK)
+                return error_setf(error, error_size, errno_of(out, -EIO),
+                                  "%s", sym_archive_error_string(out) ?: "cannot finish");
         return 0;
 }
 
@@ -222,16 +209,13 @@ int tar_unpack(int dir_fd, tar_read_t read, void *userdata, bool *ret_root_entry
 
         error[0] = 0;
         r = libarchive_load(&missing);
-        if (r < 0) {
-                snprintf(error, error_size, "%s", missing);
-                return r;
-        }
+        if (r < 0)
+                return error_setf(error, error_size, r, "%s", missing);
         /* libarchive works relative to the working directory: make it this thread's own, then the tree. */
         old_cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (unshare(CLONE_FS) < 0 || fchdir(dir_fd) < 0) {
                 r = -errno;
-                snprintf(error, error_size, "cannot enter the directory to unpack into: %s", strerror(-r));
-                return r;
+                return error_setf(error, error_size, r, "cannot enter the directory to unpack into: %s", strerror(-r));
         }
 
         s.buf = malloc(READ_BLOCK);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "error-buf.h"
 #include "macro.h"
 #include "rm-rf.h"
 #include "verify-signature.h"
@@ -54,15 +55,13 @@ int verify_signature(const void *data, size_t data_size, const void *sig, size_t
         pid_t pid;
         int status, r;
 
-        if (!ring) {
-                snprintf(error, error_size, "No keyring to check signatures with (%s). Pass --keyring=FILE, or use "
+        if (!ring)
+                return error_setf(error, error_size, -ENOENT,
+                                  "No keyring to check signatures with (%s). Pass --keyring=FILE, or use "
                          "verify=checksum.", keyring ?: "/etc/systemd/import-pubring.gpg is missing");
-                return -ENOENT;
-        }
-        if (access("/usr/bin/gpgv", X_OK) < 0) {
-                snprintf(error, error_size, "gpgv is not installed: install it (package gpgv) or use verify=checksum.");
-                return -ENOENT;
-        }
+        if (access("/usr/bin/gpgv", X_OK) < 0)
+                return error_setf(error, error_size, -ENOENT,
+                                  "gpgv is not installed: install it (package gpgv) or use verify=checksum.");
         if (!mkdtemp(dir))
                 return -errno;
 

@@ -9,7 +9,8 @@
 #include "pull-expression.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-        _cleanup_free_ char *input = NULL, *reason = NULL;
+        _cleanup_free_ char *input = NULL;
+        char reason[256] = "";
         _cleanup_pull_expression_ PullExpression *e = NULL;
         const char *stub = "http://10.0.2.2:8080/dir/uki.efi";
         char *nl;
@@ -23,14 +24,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 stub = nl + 1;
         }
 
-        if (pull_expression_parse(input, &e, &reason) < 0) {
+        if (pull_expression_parse(input, &e, reason, sizeof reason) < 0) {
                 /* Every refusal says why. */
-                if (!reason)
+                if (!reason[0])
                         abort();
                 return 0;
         }
-        if (pull_expression_resolve(e, stub, size % 2, &reason) < 0) {
-                if (!reason)
+        if (pull_expression_resolve(e, stub, size % 2, reason, sizeof reason) < 0) {
+                if (!reason[0])
                         abort();
                 return 0;
         }
