@@ -18,7 +18,8 @@ char *firmware_info(void);
 char *firmware_type(void);
 
 /**
- * Call cb for every SMBIOS type 11 string of the firmware's table (the SMBIOS3 table if there is one,
- * else the 2.x table, which is all QEMU's q35 offers).
+ * The firmware's SMBIOS structure table (the SMBIOS3 one if there is one, else the 2.x one, which is
+ * all QEMU's q35 offers), for smbios_oem_strings_foreach() (src/fundamental/smbios.h).
+ * @ret false when the firmware publishes none
  */
-void smbios_foreach_oem_string(int (*cb)(const char *s, size_t n, void *userdata), void *userdata);
+bool firmware_smbios_table(const void **ret_table, size_t *ret_size);

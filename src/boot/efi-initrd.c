@@ -21,7 +21,7 @@ struct LoadFile2 {
 typedef struct InitrdLoader {
         LoadFile2 protocol;     /* first: the firmware hands us this pointer back */
         const void *data;
-        UINTN size;
+        size_t size;
 } InitrdLoader;
 
 typedef struct {
@@ -58,9 +58,9 @@ static EFI_STATUS EFIAPI initrd_load_file(LoadFile2 *this, EFI_DEVICE_PATH *path
         return EFI_SUCCESS;
 }
 
-EFI_STATUS initrd_register(const void *data, UINTN size, EFI_HANDLE *ret_handle) {
+EFI_STATUS initrd_register(const void *data, size_t size, EFI_HANDLE *ret_handle) {
+        _cleanup_ffree_ InitrdLoader *loader = NULL;
         EFI_HANDLE handle = NULL;
-        InitrdLoader *loader;
         EFI_STATUS s;
 
         loader = fmalloc(sizeof *loader);
@@ -70,10 +70,9 @@ EFI_STATUS initrd_register(const void *data, UINTN size, EFI_HANDLE *ret_handle)
 
         s = BS->InstallMultipleProtocolInterfaces(&handle, &DevicePathProtocol, &initrd_device_path, &load_file2_guid,
                                                   loader, NULL);
-        if (EFI_ERROR(s)) {
-                ffree(loader);
+        if (EFI_ERROR(s))
                 return s;
-        }
+        TAKE_PTR(loader);       /* the firmware holds it now, until initrd_unregister() */
         *ret_handle = handle;
         return EFI_SUCCESS;
 }

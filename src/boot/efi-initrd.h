@@ -8,8 +8,10 @@
 
 #include <efi.h>
 
+#include "macro-fundamental.h"
+
 /** Offer data as the initrd. @v ret_handle  the handle to pass to initrd_unregister() */
-EFI_STATUS initrd_register(const void *data, UINTN size, EFI_HANDLE *ret_handle);
+EFI_STATUS initrd_register(const void *data, size_t size, EFI_HANDLE *ret_handle);
 
 /** Withdraw it again (when starting the kernel failed). */
 void initrd_unregister(EFI_HANDLE handle);

@@ -7,7 +7,7 @@
 #include "memory-fundamental.h"
 #include "utf16.h"
 
-CHAR16 *utf8_to_char16(const char *s, UINTN len) {
+CHAR16 *utf8_to_char16(const char *s, size_t len) {
         void *u = NULL;
         size_t size;
 
@@ -16,7 +16,7 @@ CHAR16 *utf8_to_char16(const char *s, UINTN len) {
         return u;
 }
 
-char *char16_to_utf8(const CHAR16 *s, UINTN len) {
+char *char16_to_utf8(const CHAR16 *s, size_t len) {
         char *u = NULL;
 
         if (utf16le_to_utf8(s, len * 2, &u) < 0)

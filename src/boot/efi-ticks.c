@@ -38,6 +38,6 @@ uint64_t time_usec(void) {
 EFI_STATUS set_loader_time(const CHAR16 *name) {
         char text[21];
 
-        fformat_uint(time_usec(), text);
+        (void) fformat_uint(time_usec(), text);
         return set_loader_string(name, text);
 }

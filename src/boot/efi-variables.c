@@ -11,20 +11,17 @@
 
 EFI_GUID loader_vendor_guid = { 0x4a67b082, 0x0a4c, 0x41cf, { 0xb6, 0xc7, 0x44, 0x0b, 0x29, 0xbb, 0x8c, 0x4f } };
 
-static EFI_STATUS set_raw(const CHAR16 *name, const void *data, UINTN size) {
+static EFI_STATUS set_raw(const CHAR16 *name, const void *data, size_t size) {
         return RT->SetVariable((CHAR16 *) name, &loader_vendor_guid, EFI_VARIABLE_VOLATILE_DEFAULT, size, (void *) data);
 }
 
-static EFI_STATUS set_string(const CHAR16 *name, const char *value, UINT32 attributes) {
-        void *u = NULL;
+static EFI_STATUS set_string(const CHAR16 *name, const char *value, uint32_t attributes) {
+        _cleanup_ffree_ void *u = NULL;
         size_t size;
-        EFI_STATUS s;
 
         if (utf8_to_utf16le(value, fstrlen(value), &u, &size) < 0)
                 return EFI_INVALID_PARAMETER;
-        s = RT->SetVariable((CHAR16 *) name, &loader_vendor_guid, attributes, size, u);
-        ffree(u);
-        return s;
+        return RT->SetVariable((CHAR16 *) name, &loader_vendor_guid, attributes, size, u);
 }
 
 EFI_STATUS set_loader_string(const CHAR16 *name, const char *value) {
@@ -32,14 +29,14 @@ EFI_STATUS set_loader_string(const CHAR16 *name, const char *value) {
 }
 
 EFI_STATUS set_loader_string_persistent(const CHAR16 *name, const char *value) {
-        return set_string(name, value, EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_VOLATILE_DEFAULT);
+        return set_string(name, value, EFI_VARIABLE_PERSISTENT_DEFAULT);
 }
 
 void delete_loader_variable(const CHAR16 *name) {
         (void) RT->SetVariable((CHAR16 *) name, &loader_vendor_guid, 0, 0, NULL);
 }
 
-BOOLEAN loader_variable_exists(const CHAR16 *name) {
+bool loader_variable_exists(const CHAR16 *name) {
         UINTN size = 0;
         EFI_STATUS s = RT->GetVariable((CHAR16 *) name, &loader_vendor_guid, NULL, &size, NULL);
 
@@ -60,7 +57,7 @@ EFI_STATUS set_loader_u64(const CHAR16 *name, uint64_t value) {
         return set_raw(name, b, sizeof b);
 }
 
-BOOLEAN secure_boot_enabled(void) {
+bool secure_boot_enabled(void) {
         EFI_GUID global = EFI_GLOBAL_VARIABLE;
         uint8_t v = 0;
         UINTN size = sizeof v;

@@ -32,7 +32,7 @@ void delete_loader_variable(const CHAR16 *name);
 char *get_loader_string(const CHAR16 *name);
 
 /** Whether a Boot Loader Interface variable exists. */
-BOOLEAN loader_variable_exists(const CHAR16 *name);
+bool loader_variable_exists(const CHAR16 *name);
 
 /** Secure Boot enabled (SecureBoot == 1 in the global vendor space). */
-BOOLEAN secure_boot_enabled(void);
+bool secure_boot_enabled(void);

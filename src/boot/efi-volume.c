@@ -6,6 +6,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "efi-cleanup.h"
 #include "efi-string.h"
 #include "efi-volume.h"
 #include "memory-fundamental.h"
@@ -36,80 +37,69 @@ EFI_FILE *volume_open_root(EFI_HANDLE device) {
         return root;
 }
 
-static EFI_FILE_INFO *file_info(EFI_FILE *f) {
-        UINTN size = FILE_INFO_MAX;
-        EFI_FILE_INFO *info = fmalloc(size);
+bool volume_exists(EFI_HANDLE device) {
+        _cleanup_file_close_ EFI_FILE *root = volume_open_root(device);
 
-        if (info && f->GetInfo(f, &GenericFileInfo, &size, info) != EFI_SUCCESS) {
-                ffree(info);
-                return NULL;
-        }
-        return info;
+        return root != NULL;
 }
 
-EFI_STATUS volume_read_file(EFI_FILE *root, const CHAR16 *path, UINTN max, char **ret, UINTN *ret_size) {
-        EFI_FILE *f = NULL;
-        EFI_FILE_INFO *info;
+static EFI_FILE_INFO *file_info(EFI_FILE *f) {
+        UINTN size = FILE_INFO_MAX;
+        _cleanup_ffree_ EFI_FILE_INFO *info = fmalloc(size);
+
+        if (!info || f->GetInfo(f, &GenericFileInfo, &size, info) != EFI_SUCCESS)
+                return NULL;
+        return TAKE_PTR(info);
+}
+
+EFI_STATUS volume_read_file(EFI_FILE *root, const CHAR16 *path, size_t max, char **ret, size_t *ret_size) {
+        _cleanup_file_close_ EFI_FILE *f = NULL;
+        _cleanup_ffree_ EFI_FILE_INFO *info = NULL;
+        _cleanup_ffree_ char *buf = NULL;
         EFI_STATUS s;
         UINTN size;
-        char *buf;
 
         s = root->Open(root, &f, (CHAR16 *) path, EFI_FILE_MODE_READ, 0);
         if (EFI_ERROR(s))
                 return s;
         info = file_info(f);
-        if (!info || (info->Attribute & EFI_FILE_DIRECTORY) || info->FileSize > max) {
-                s = info ? EFI_BAD_BUFFER_SIZE : EFI_OUT_OF_RESOURCES;
-                goto out;
-        }
+        if (!info)
+                return EFI_OUT_OF_RESOURCES;
+        if ((info->Attribute & EFI_FILE_DIRECTORY) || info->FileSize > max)
+                return EFI_BAD_BUFFER_SIZE;
         size = info->FileSize;
         buf = fmalloc(size + 1);
-        if (!buf) {
-                s = EFI_OUT_OF_RESOURCES;
-                goto out;
-        }
+        if (!buf)
+                return EFI_OUT_OF_RESOURCES;
         s = f->Read(f, &size, buf);
-        if (EFI_ERROR(s)) {
-                ffree(buf);
-                goto out;
-        }
+        if (EFI_ERROR(s))
+                return s;
         buf[size] = 0;
-        *ret = buf;
+        *ret = TAKE_PTR(buf);
         *ret_size = size;
-out:
-        ffree(info);
-        f->Close(f);
-        return s;
+        return EFI_SUCCESS;
 }
 
-BOOLEAN volume_file_exists(EFI_FILE *root, const CHAR16 *path) {
-        EFI_FILE *f = NULL;
-        EFI_FILE_INFO *info;
-        BOOLEAN ok;
+bool volume_file_exists(EFI_FILE *root, const CHAR16 *path) {
+        _cleanup_file_close_ EFI_FILE *f = NULL;
+        _cleanup_ffree_ EFI_FILE_INFO *info = NULL;
 
         if (root->Open(root, &f, (CHAR16 *) path, EFI_FILE_MODE_READ, 0) != EFI_SUCCESS)
-                return FALSE;
+                return false;
         info = file_info(f);
-        ok = info && !(info->Attribute & EFI_FILE_DIRECTORY);
-        ffree(info);
-        f->Close(f);
-        return ok;
+        return info && !(info->Attribute & EFI_FILE_DIRECTORY);
 }
 
 void volume_foreach_file(EFI_FILE *root, const CHAR16 *dir, void (*cb)(const char *name, void *userdata),
                          void *userdata) {
-        EFI_FILE *d = NULL;
-        EFI_FILE_INFO *info = fmalloc(FILE_INFO_MAX);
+        _cleanup_file_close_ EFI_FILE *d = NULL;
+        _cleanup_ffree_ EFI_FILE_INFO *info = fmalloc(FILE_INFO_MAX);
 
-        if (!info)
+        if (!info || root->Open(root, &d, (CHAR16 *) dir, EFI_FILE_MODE_READ, 0) != EFI_SUCCESS)
                 return;
-        if (root->Open(root, &d, (CHAR16 *) dir, EFI_FILE_MODE_READ, 0) != EFI_SUCCESS) {
-                ffree(info);
-                return;
-        }
         for (;;) {
                 UINTN size = FILE_INFO_MAX;
-                char *name;
+                _cleanup_ffree_ char *name = NULL;
 
                 /* reading a directory returns one entry per call; size 0 at the end */
                 if (d->Read(d, &size, info) != EFI_SUCCESS || size == 0)
@@ -119,84 +109,76 @@ void volume_foreach_file(EFI_FILE *root, const CHAR16 *dir, void (*cb)(const cha
                 name = char16_to_utf8(info->FileName, StrLen(info->FileName));
                 if (name)
                         cb(name, userdata);
-                ffree(name);
         }
-        d->Close(d);
-        ffree(info);
 }
 
 CHAR16 *volume_path_join(const CHAR16 *dir, const char *name_utf8) {
-        CHAR16 *name = utf8_to_char16(name_utf8, fstrlen(name_utf8)), *p;
-        UINTN dl, nl;
+        _cleanup_ffree_ CHAR16 *name = utf8_to_char16(name_utf8, fstrlen(name_utf8));
+        size_t dl, nl;
+        CHAR16 *p;
 
         if (!name)
                 return NULL;
         dl = StrLen(dir);
         nl = StrLen(name);
         p = fmalloc((dl + 1 + nl + 1) * sizeof(CHAR16));
-        if (p) {
-                fmemcpy(p, dir, dl * sizeof(CHAR16));
-                p[dl] = L'\\';
-                fmemcpy(p + dl + 1, name, (nl + 1) * sizeof(CHAR16));
-        }
-        ffree(name);
+        if (!p)
+                return NULL;
+        fmemcpy(p, dir, dl * sizeof(CHAR16));
+        p[dl] = L'\\';
+        fmemcpy(p + dl + 1, name, (nl + 1) * sizeof(CHAR16));
         return p;
 }
 
 EFI_STATUS volume_rename(EFI_FILE *root, const CHAR16 *dir, const char *old_name, const char *new_name) {
-        CHAR16 *path = volume_path_join(dir, old_name), *nn = utf8_to_char16(new_name, fstrlen(new_name));
-        EFI_FILE *f = NULL;
-        EFI_FILE_INFO *info = NULL, *renamed = NULL;
-        EFI_STATUS s = EFI_OUT_OF_RESOURCES;
-        UINTN size;
+        _cleanup_ffree_ CHAR16 *path = volume_path_join(dir, old_name);
+        _cleanup_ffree_ CHAR16 *nn = utf8_to_char16(new_name, fstrlen(new_name));
+        _cleanup_file_close_ EFI_FILE *f = NULL;
+        _cleanup_ffree_ EFI_FILE_INFO *info = NULL, *renamed = NULL;
+        EFI_STATUS s;
+        size_t size;
 
         if (!path || !nn)
-                goto out;
+                return EFI_OUT_OF_RESOURCES;
         s = root->Open(root, &f, path, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0);
         if (EFI_ERROR(s))
-                goto out;
-        s = EFI_OUT_OF_RESOURCES;
+                return s;
         info = file_info(f);
         size = SIZE_OF_EFI_FILE_INFO + StrSize(nn);
         renamed = fmalloc(size);
         if (!info || !renamed)
-                goto out;
+                return EFI_OUT_OF_RESOURCES;
         fmemcpy(renamed, info, SIZE_OF_EFI_FILE_INFO);
         fmemcpy(renamed->FileName, nn, StrSize(nn));
         renamed->Size = size;
         s = f->SetInfo(f, &GenericFileInfo, size, renamed);
-        if (!EFI_ERROR(s))
-                s = f->Flush(f);
-out:
-        if (f)
-                f->Close(f);
-        ffree(info);
-        ffree(renamed);
-        ffree(path);
-        ffree(nn);
-        return s;
+        if (EFI_ERROR(s))
+                return s;
+        return f->Flush(f);
 }
 
 /* The device path up to (not including) its hard-drive node: the disk. Length in bytes, 0 if none. */
-static UINTN disk_prefix_size(EFI_DEVICE_PATH *dp) {
+static size_t disk_prefix_size(EFI_DEVICE_PATH *dp) {
         EFI_DEVICE_PATH *n = dp;
 
         for (; !IsDevicePathEnd(n); n = NextDevicePathNode(n))
                 if (DevicePathType(n) == MEDIA_DEVICE_PATH && DevicePathSubType(n) == MEDIA_HARDDRIVE_DP)
-                        return (UINTN) ((UINT8 *) n - (UINT8 *) dp);
+                        return (size_t) ((uint8_t *) n - (uint8_t *) dp);
         return 0;
 }
 
 EFI_HANDLE volume_find_xbootldr(EFI_HANDLE device) {
         EFI_DEVICE_PATH *own = device ? DevicePathFromHandle(device) : NULL;
-        EFI_HANDLE *handles = NULL, found = NULL;
-        UINTN n = 0, prefix;
+        _cleanup_ffree_ EFI_HANDLE *handles = NULL;
+        EFI_HANDLE found = NULL;
+        UINTN n = 0;
+        size_t prefix;
 
         if (!own || !(prefix = disk_prefix_size(own)))
                 return NULL;
         if (BS->LocateHandleBuffer(ByProtocol, &partition_info_guid, NULL, &n, &handles) != EFI_SUCCESS)
                 return NULL;
-        for (UINTN i = 0; i < n && !found; i++) {
+        for (size_t i = 0; i < n && !found; i++) {
                 PartitionInfo *pi = NULL;
                 EFI_DEVICE_PATH *dp;
 
@@ -209,6 +191,5 @@ EFI_HANDLE volume_find_xbootldr(EFI_HANDLE device) {
                 if (dp && disk_prefix_size(dp) == prefix && fmemcmp(dp, own, prefix) == 0)
                         found = handles[i];
         }
-        FreePool(handles);
         return found;
 }

@@ -8,14 +8,19 @@
 
 #include <efi.h>
 
+#include "macro-fundamental.h"
+
 /** The root directory of the volume on device, or NULL (no file system: e.g. we were HTTP-booted). */
 EFI_FILE *volume_open_root(EFI_HANDLE device);
 
+/** Whether device carries a file system we can open. */
+bool volume_exists(EFI_HANDLE device);
+
 /** Read a whole file (at most max bytes) into a new buffer, NUL-terminated. */
-EFI_STATUS volume_read_file(EFI_FILE *root, const CHAR16 *path, UINTN max, char **ret, UINTN *ret_size);
+EFI_STATUS volume_read_file(EFI_FILE *root, const CHAR16 *path, size_t max, char **ret, size_t *ret_size);
 
 /** Whether path names a regular file. */
-BOOLEAN volume_file_exists(EFI_FILE *root, const CHAR16 *path);
+bool volume_file_exists(EFI_FILE *root, const CHAR16 *path);
 
 /**
  * Call cb for each regular file in directory dir (a missing directory has none).

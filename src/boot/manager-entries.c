@@ -9,12 +9,14 @@
 #include <efilib.h>
 
 #include "bls-menu.h"
+#include "efi-cleanup.h"
 #include "efi-firmware.h"
 #include "efi-string.h"
 #include "efi-volume.h"
 #include "manager.h"
 #include "memory-fundamental.h"
 #include "pe-image.h"
+#include "printf-fundamental.h"
 #include "smbios.h"
 #include "string-fundamental.h"
 #include "uki-entry.h"
@@ -34,22 +36,20 @@ static bool add(Menu *m, BlsEntry *e, EFI_HANDLE device, const CHAR16 *dir, cons
         return true;
 }
 
-/* Whether an entry from text (SMBIOS, .entries) can work here. */
+/* Adds an entry given as text (SMBIOS, .entries), unless it cannot work here: a relative uki-url
+ * needs our own URL, local paths need a volume. */
 static void add_text_entry(Menu *m, const char *name, size_t name_len, const char *body, size_t body_len) {
-        char *fname = fstrndup(name, name_len);
-        BlsEntry *e = NULL;
+        _cleanup_ffree_ char *fname = fstrndup(name, name_len);
+        _cleanup_(bls_entry_freep) BlsEntry *e = NULL;
+        EFI_HANDLE device;
 
-        if (!fname)
+        if (!fname || bls_entry_parse(fname, body, body_len, &e) < 0)
                 return;
-        if (bls_entry_parse(fname, body, body_len, &e) >= 0) {
-                /* a relative uki-url needs our own URL; local paths need a volume */
-                if ((e->kind == BLS_KIND_UKI_URL && e->path[0] == ':' && !m->own_url) ||
-                    (e->kind != BLS_KIND_UKI_URL && !m->have_volume))
-                        bls_entry_free(e);
-                else
-                        add(m, e, e->kind == BLS_KIND_UKI_URL ? NULL : m->own_device, NULL, NULL);
-        }
-        ffree(fname);
+        if ((e->kind == BLS_KIND_UKI_URL && e->path[0] == ':' && !m->own_url) ||
+            (e->kind != BLS_KIND_UKI_URL && !m->have_volume))
+                return;
+        device = e->kind == BLS_KIND_UKI_URL ? NULL : m->own_device;
+        add(m, TAKE_PTR(e), device, NULL, NULL);
 }
 
 typedef struct Scan {
@@ -61,72 +61,62 @@ typedef struct Scan {
 
 /* The local file an entry boots exists (else systemd-boot drops the entry silently). */
 static bool target_exists(Scan *s, BlsEntry *e) {
-        char *p = bls_path_to_efi(e->path);
-        CHAR16 *w = p ? utf8_to_char16(p, fstrlen(p)) : NULL;
-        bool ok = w && volume_file_exists(s->root, w);
+        _cleanup_ffree_ char *p = bls_path_to_efi(e->path);
+        _cleanup_ffree_ CHAR16 *w = p ? utf8_to_char16(p, fstrlen(p)) : NULL;
 
+        if (!w || !volume_file_exists(s->root, w))
+                return false;
         /* "efi" naming ourselves would start us again */
-        if (ok && e->kind == BLS_KIND_EFI && s->device == s->m->own_device && s->m->own_path &&
-            fstrcaseeq(s->m->own_path, p))
-                ok = false;
-        ffree(p);
-        ffree(w);
-        return ok;
+        return !(e->kind == BLS_KIND_EFI && s->device == s->m->own_device && s->m->own_path &&
+                 fstrcaseeq(s->m->own_path, p));
 }
 
 static void on_type1_file(const char *name, void *userdata) {
         Scan *s = userdata;
-        CHAR16 *path;
-        char *text = NULL;
-        UINTN size;
-        BlsEntry *e;
+        _cleanup_ffree_ CHAR16 *path = NULL;
+        _cleanup_ffree_ char *text = NULL;
+        _cleanup_(bls_entry_freep) BlsEntry *e = NULL;
+        size_t size;
 
         if (!bls_filename_valid(name, ".conf") || !(path = volume_path_join(s->dir, name)))
                 return;
-        if (volume_read_file(s->root, path, CONF_MAX, &text, &size) == EFI_SUCCESS &&
-            bls_entry_parse(name, text, size, &e) >= 0) {
-                if (e->kind == BLS_KIND_UKI_URL && e->path[0] == ':' && !s->m->own_url)
-                        bls_entry_free(e);
-                else if (e->kind != BLS_KIND_UKI_URL && !target_exists(s, e))
-                        bls_entry_free(e);
-                else
-                        add(s->m, e, s->device, s->dir, name);
-        }
-        ffree(text);
-        ffree(path);
+        if (volume_read_file(s->root, path, CONF_MAX, &text, &size) != EFI_SUCCESS ||
+            bls_entry_parse(name, text, size, &e) < 0)
+                return;
+        if (e->kind == BLS_KIND_UKI_URL ? e->path[0] == ':' && !s->m->own_url : !target_exists(s, e))
+                return;
+        add(s->m, TAKE_PTR(e), s->device, s->dir, name);
 }
 
 static void on_type2_file(const char *name, void *userdata) {
         Scan *s = userdata;
-        CHAR16 *path;
-        char *image = NULL, efi_path[300];
+        _cleanup_ffree_ CHAR16 *path = NULL;
+        _cleanup_ffree_ char *image = NULL;
+        char efi_path[300];
         BlsEntry *e[8];
-        UINTN size;
+        size_t size;
         int n;
 
         if (!bls_filename_valid(name, ".efi") || fstrlen(name) > 200 || !(path = volume_path_join(s->dir, name)))
                 return;
-        fmemcpy(efi_path, "\\EFI\\Linux\\", 11);
-        fmemcpy(efi_path + 11, name, fstrlen(name) + 1);
-        if (volume_read_file(s->root, path, UKI_MAX, &image, &size) == EFI_SUCCESS) {
-                n = uki_entries_make(name, efi_path, image, size, false, e, ELEMENTSOF(e));
-                for (int i = 0; i < n; i++)
-                        add(s->m, e[i], s->device, s->dir, name);
-        }
-        ffree(image);
-        ffree(path);
+        fsnprintf(efi_path, sizeof efi_path, "\\EFI\\Linux\\%s", name);
+        if (volume_read_file(s->root, path, UKI_MAX, &image, &size) != EFI_SUCCESS)
+                return;
+        n = uki_entries_make(name, efi_path, image, size, false, e, ELEMENTSOF(e));
+        for (int i = 0; i < n; i++)
+                add(s->m, e[i], s->device, s->dir, name);
 }
 
 static void collect_volume(Menu *m, EFI_HANDLE device) {
-        Scan s = { .m = m, .device = device, .root = volume_open_root(device) };
+        _cleanup_file_close_ EFI_FILE *root = volume_open_root(device);
+        Scan s = { .m = m, .device = device, .root = root };
 
-        if (!s.root)
+        if (!root)
                 return;
         s.dir = L"\\EFI\\Linux";
-        volume_foreach_file(s.root, s.dir, on_type2_file, &s);
+        volume_foreach_file(root, s.dir, on_type2_file, &s);
         s.dir = L"\\loader\\entries";
-        volume_foreach_file(s.root, s.dir, on_type1_file, &s);
-        s.root->Close(s.root);
+        volume_foreach_file(root, s.dir, on_type1_file, &s);
 }
 
 static int on_oem_string(const char *s, size_t n, void *userdata) {
@@ -148,7 +138,7 @@ static void collect_builtin(Menu *m, EFI_LOADED_IMAGE *li) {
         const uint8_t *d;
         size_t n, i = 0;
 
-        if (pe_find_section(li->ImageBase, li->ImageSize, ".entries", TRUE, &d, &n) < 0)
+        if (pe_find_section(li->ImageBase, li->ImageSize, ".entries", true, &d, &n) < 0)
                 return;
         while (i < n) {
                 size_t start = i, eq;
@@ -164,20 +154,17 @@ static void collect_builtin(Menu *m, EFI_LOADED_IMAGE *li) {
 
 /* loader.conf from our volume; without a volume, from our own .loader section (same text). */
 static void read_loader_conf(Menu *m, EFI_LOADED_IMAGE *li) {
-        EFI_FILE *root = volume_open_root(li->DeviceHandle);
+        _cleanup_file_close_ EFI_FILE *root = volume_open_root(li->DeviceHandle);
+        _cleanup_ffree_ char *text = NULL;
         const uint8_t *d;
-        size_t n;
-        char *text = NULL;
-        UINTN size;
+        size_t n, size;
 
         if (root) {
                 if (volume_read_file(root, L"\\loader\\loader.conf", CONF_MAX, &text, &size) == EFI_SUCCESS)
                         (void) loader_conf_parse(&m->conf, text, size);
-                ffree(text);
-                root->Close(root);
                 return;
         }
-        if (pe_find_section(li->ImageBase, li->ImageSize, ".loader", TRUE, &d, &n) >= 0)
+        if (pe_find_section(li->ImageBase, li->ImageSize, ".loader", true, &d, &n) >= 0)
                 (void) loader_conf_parse(&m->conf, (const char *) d, fstrnlen((const char *) d, n));
 }
 
@@ -191,6 +178,8 @@ static void sort_entries(Menu *m) {
 }
 
 void entries_collect(Menu *m, EFI_LOADED_IMAGE *li) {
+        const void *smbios;
+        size_t smbios_size;
         EFI_HANDLE xbootldr;
 
         loader_conf_init(&m->conf);
@@ -201,7 +190,8 @@ void entries_collect(Menu *m, EFI_LOADED_IMAGE *li) {
                 if (xbootldr)
                         collect_volume(m, xbootldr);
         }
-        smbios_foreach_oem_string(on_oem_string, m);
+        if (firmware_smbios_table(&smbios, &smbios_size))
+                (void) smbios_oem_strings_foreach(smbios, smbios_size, on_oem_string, m);
         collect_builtin(m, li);
         sort_entries(m);
 }

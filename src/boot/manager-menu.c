@@ -6,6 +6,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "efi-cleanup.h"
 #include "efi-string.h"
 #include "efi-variables.h"
 #include "manager.h"
@@ -15,10 +16,9 @@
 #define OPTIONS_MAX 1024
 
 static void print_utf8(const char *s) {
-        CHAR16 *w = utf8_to_char16(s, fstrlen(s));
+        _cleanup_ffree_ CHAR16 *w = utf8_to_char16(s, fstrlen(s));
 
         Print(L"%s", w ?: L"?");
-        ffree(w);
 }
 
 static void print_menu(Menu *m, unsigned selected) {
@@ -46,7 +46,7 @@ static void wait_key(EFI_INPUT_KEY *key) {
 /* Edit text in place on one line: printable keys insert at the end, Backspace deletes, Enter accepts,
  * Esc cancels. Returns the new text or NULL when cancelled. */
 static char *edit_line(const char *initial) {
-        char *buf = fmalloc(OPTIONS_MAX);
+        _cleanup_ffree_ char *buf = fmalloc(OPTIONS_MAX);
         size_t n = fstrnlen(initial ?: "", OPTIONS_MAX - 1);
         EFI_INPUT_KEY key;
 
@@ -59,13 +59,12 @@ static char *edit_line(const char *initial) {
         for (;;) {
                 wait_key(&key);
                 if (key.ScanCode == SCAN_ESC) {
-                        ffree(buf);
                         Print(L"\n");
                         return NULL;
                 }
                 if (key.UnicodeChar == CHAR_CARRIAGE_RETURN) {
                         Print(L"\n");
-                        return buf;
+                        return TAKE_PTR(buf);
                 }
                 /* echo only what changed: a slow serial console must keep up with typing */
                 if (key.UnicodeChar == CHAR_BACKSPACE) {
@@ -100,9 +99,8 @@ static void choose(Menu *m, MenuChoice *c, EFI_INPUT_KEY key) {
                 else if (key.UnicodeChar == CHAR_CARRIAGE_RETURN)
                         return;
                 else if (key.UnicodeChar == L'e' && editor_allowed(m)) {
-                        char *current = bls_entry_load_options(m->entries[c->index].bls);
+                        _cleanup_ffree_ char *current = bls_entry_load_options(m->entries[c->index].bls);
                         char *edited = edit_line(current);
-                        ffree(current);
                         if (edited) {
                                 ffree(c->options);
                                 c->options = edited;
@@ -116,7 +114,8 @@ static void choose(Menu *m, MenuChoice *c, EFI_INPUT_KEY key) {
 
 /* Count down; a key stops the countdown and hands over to choose(). */
 static void countdown(Menu *m, MenuChoice *c, uint32_t seconds) {
-        EFI_EVENT timer = NULL, events[2];
+        _cleanup_event_close_ EFI_EVENT timer = NULL;
+        EFI_EVENT events[2];
         EFI_INPUT_KEY key;
 
         if (BS->CreateEvent(EVT_TIMER, 0, NULL, NULL, &timer) != EFI_SUCCESS)
@@ -142,13 +141,13 @@ static void countdown(Menu *m, MenuChoice *c, uint32_t seconds) {
                 choose(m, c, key);
                 break;
         }
-        BS->CloseEvent(timer);
         Print(L"\n");
 }
 
 /* loader.conf console-mode: keep the firmware's mode, a given mode number, or the largest text mode. */
 void console_apply_mode(const LoaderConf *conf) {
-        UINTN cols, rows, best = 0, best_area = 0;
+        UINTN cols, rows;
+        size_t best = 0, best_area = 0;
         INT32 max = ST->ConOut->Mode ? ST->ConOut->Mode->MaxMode : 0;
 
         switch (conf->console_mode) {
@@ -164,7 +163,7 @@ void console_apply_mode(const LoaderConf *conf) {
                 for (INT32 i = 0; i < max; i++)
                         if (ST->ConOut->QueryMode(ST->ConOut, (UINTN) i, &cols, &rows) == EFI_SUCCESS &&
                             cols * rows > best_area) {
-                                best = (UINTN) i;
+                                best = (size_t) i;
                                 best_area = cols * rows;
                         }
                 if (best_area)

@@ -8,6 +8,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "efi-cleanup.h"
 #include "efi-initrd.h"
 #include "efi-log.h"
 #include "efi-string.h"
@@ -24,53 +25,68 @@
 
 /* "+LEFT-DONE": rename before starting, so a start that never comes back still counts. */
 static void count_start(BootEntry *e) {
-        EFI_FILE *root;
-        char *next = NULL;
-        CHAR16 *path;
+        _cleanup_file_close_ EFI_FILE *root = NULL;
+        _cleanup_ffree_ char *next = NULL;
+        _cleanup_ffree_ CHAR16 *path = NULL;
 
         if (!e->filename || !e->dir || bls_counter_next_filename(e->filename, &next) < 0)
                 return;
         root = volume_open_root(e->device);
-        if (root && volume_rename(root, e->dir, e->filename, next) == EFI_SUCCESS) {
-                path = volume_path_join(e->dir, next);
-                if (path)
-                        (void) RT->SetVariable(L"LoaderBootCountPath", &loader_vendor_guid, EFI_VARIABLE_VOLATILE_DEFAULT,
-                                               StrSize(path), path);
-                ffree(path);
-        } else
-                log_line("urlboot: could not count this start (renaming the entry file failed); booting anyway.");
-        if (root)
-                root->Close(root);
-        ffree(next);
+        if (!root || volume_rename(root, e->dir, e->filename, next) != EFI_SUCCESS) {
+                log_efi_info("could not count this start (renaming the entry file failed); booting anyway.");
+                return;
+        }
+        path = volume_path_join(e->dir, next);
+        if (path)
+                (void) RT->SetVariable(L"LoaderBootCountPath", &loader_vendor_guid, EFI_VARIABLE_VOLATILE_DEFAULT,
+                                       StrSize(path), path);
 }
 
 static CHAR16 *efi_path(const char *path) {
-        char *p = bls_path_to_efi(path);
-        CHAR16 *w = p ? utf8_to_char16(p, fstrlen(p)) : NULL;
+        _cleanup_ffree_ char *p = bls_path_to_efi(path);
 
-        ffree(p);
-        return w;
+        return p ? utf8_to_char16(p, fstrlen(p)) : NULL;
 }
 
 static EFI_STATUS load_file_image(EFI_HANDLE parent, EFI_HANDLE device, const char *path, EFI_HANDLE *ret) {
-        CHAR16 *w = efi_path(path);
-        EFI_DEVICE_PATH *dp = w ? FileDevicePath(device, w) : NULL;
-        EFI_STATUS s;
+        _cleanup_ffree_ CHAR16 *w = efi_path(path);
+        _cleanup_ffree_ EFI_DEVICE_PATH *dp = w ? FileDevicePath(device, w) : NULL;
 
-        ffree(w);
         if (!dp)
                 return EFI_OUT_OF_RESOURCES;
-        s = BS->LoadImage(FALSE, parent, dp, NULL, 0, ret);
-        FreePool(dp);
-        return s;
+        return BS->LoadImage(FALSE, parent, dp, NULL, 0, ret);
+}
+
+/* Appends a file of the volume to *all (which grows by its size). */
+static EFI_STATUS append_file(EFI_FILE *root, const char *path, char **all, size_t *total) {
+        _cleanup_ffree_ CHAR16 *w = efi_path(path);
+        _cleanup_ffree_ char *data = NULL;
+        char *grown;
+        size_t size = 0;
+        EFI_STATUS s;
+
+        if (!w)
+                return EFI_OUT_OF_RESOURCES;
+        s = volume_read_file(root, w, INITRD_MAX, &data, &size);
+        if (EFI_ERROR(s))
+                return s;
+        grown = fmalloc(*total + size + 1);
+        if (!grown)
+                return EFI_OUT_OF_RESOURCES;
+        fmemcpy(grown, *all ?: "", *total);
+        fmemcpy(grown + *total, data, size);
+        ffree(*all);
+        *all = grown;
+        *total += size;
+        return EFI_SUCCESS;
 }
 
 /* All initrds of the entry, one after the other, as the kernel's LoadFile2 initrd. */
 static EFI_STATUS register_initrds(BootEntry *e, EFI_HANDLE *ret) {
-        EFI_FILE *root;
-        char *all = NULL;
-        UINTN total = 0;
-        EFI_STATUS s = EFI_SUCCESS;
+        _cleanup_file_close_ EFI_FILE *root = NULL;
+        _cleanup_ffree_ char *all = NULL;
+        size_t total = 0;
+        EFI_STATUS s;
 
         *ret = NULL;
         if (e->bls->n_initrds == 0)
@@ -78,32 +94,14 @@ static EFI_STATUS register_initrds(BootEntry *e, EFI_HANDLE *ret) {
         root = volume_open_root(e->device);
         if (!root)
                 return EFI_NOT_FOUND;
-        for (unsigned i = 0; i < e->bls->n_initrds && !EFI_ERROR(s); i++) {
-                CHAR16 *w = efi_path(e->bls->initrds[i]);
-                char *data = NULL, *grown;
-                UINTN size = 0;
-
-                s = w ? volume_read_file(root, w, INITRD_MAX, &data, &size) : EFI_OUT_OF_RESOURCES;
-                ffree(w);
+        for (unsigned i = 0; i < e->bls->n_initrds; i++) {
+                s = append_file(root, e->bls->initrds[i], &all, &total);
                 if (EFI_ERROR(s))
-                        break;
-                grown = fmalloc(total + size + 1);
-                if (!grown) {
-                        s = EFI_OUT_OF_RESOURCES;
-                } else {
-                        fmemcpy(grown, all ?: "", total);
-                        fmemcpy(grown + total, data, size);
-                        total += size;
-                        ffree(all);
-                        all = grown;
-                }
-                ffree(data);
+                        return s;
         }
-        root->Close(root);
+        s = initrd_register(all, total, ret);
         if (!EFI_ERROR(s))
-                s = initrd_register(all, total, ret); /* the buffer stays for the kernel */
-        else
-                ffree(all);
+                TAKE_PTR(all);  /* the buffer stays for the kernel */
         return s;
 }
 
@@ -119,27 +117,17 @@ static char *resolve_url(Menu *m, const BlsEntry *e) {
 }
 
 static EFI_STATUS load_entry(Menu *m, EFI_HANDLE image, BootEntry *e, EFI_HANDLE *ret) {
-        EFI_STATUS s;
-        char *url;
+        _cleanup_ffree_ char *url = NULL;
 
         if (e->bls->kind != BLS_KIND_UKI_URL) {
-                log_line("urlboot: starting the entry's file from the volume:");
-                log_line(e->bls->path);
+                log_efi_info("starting %s from the volume", e->bls->path);
                 return load_file_image(image, e->device, e->bls->path, ret);
         }
         url = resolve_url(m, e->bls);
-        if (!url || !url_is_http(url)) {
-                ffree(url);
+        if (!url || !url_is_http(url))
                 return EFI_INVALID_PARAMETER;
-        }
-        {
-                CHAR16 *w = utf8_to_char16(url, fstrlen(url));
-                Print(L"urlboot: starting %s\n", w ?: L"?");
-                ffree(w);
-        }
-        s = url_load_image(image, url, ret);
-        ffree(url);
-        return s;
+        log_efi_info("starting %s", url);
+        return url_load_image(image, url, ret);
 }
 
 static void set_load_options(EFI_HANDLE child, const char *text) {
@@ -151,13 +139,14 @@ static void set_load_options(EFI_HANDLE child, const char *text) {
         o = utf8_to_char16(text, fstrlen(text));
         if (!o)
                 return;
+        /* the child reads them when it runs: they stay */
         li->LoadOptions = o;
         li->LoadOptionsSize = (UINT32) StrSize(o);
 }
 
 EFI_STATUS start_entry(Menu *m, EFI_HANDLE image, BootEntry *e, const char *options_override) {
+        _cleanup_ffree_ char *options = NULL;
         EFI_HANDLE child = NULL, initrd = NULL;
-        char *options;
         EFI_STATUS s;
 
         count_start(e);
@@ -171,16 +160,14 @@ EFI_STATUS start_entry(Menu *m, EFI_HANDLE image, BootEntry *e, const char *opti
         if (e->bls->kind == BLS_KIND_LINUX) {
                 s = register_initrds(e, &initrd);
                 if (EFI_ERROR(s)) {
-                        BS->UnloadImage(child);
+                        (void) BS->UnloadImage(child);
                         return s;
                 }
         }
         options = options_override ? fstrdup(options_override) : bls_entry_load_options(e->bls);
         set_load_options(child, options);
-        ffree(options);
         (void) set_loader_time(L"LoaderTimeExecUSec");
         s = BS->StartImage(child, NULL, NULL);
-        if (initrd)
-                initrd_unregister(initrd);
+        initrd_unregister(initrd);
         return s;
 }

@@ -15,6 +15,7 @@
 #include "bls-menu.h"
 #include "device-path.h"
 #include "efi-firmware.h"
+#include "efi-log.h"
 #include "efi-string.h"
 #include "efi-ticks.h"
 #include "efi-variables.h"
@@ -32,39 +33,31 @@
 
 static void export_identity(Menu *m, EFI_LOADED_IMAGE *li) {
         EFI_DEVICE_PATH *dp = DevicePathFromHandle(li->DeviceHandle);
-        char *s;
+        _cleanup_ffree_ char *info = firmware_info(), *type = firmware_type(), *part = NULL;
 
         (void) set_loader_string(L"LoaderInfo", "urlboot " URLBOOT_VERSION);
         (void) set_loader_u64(L"LoaderFeatures", LOADER_FEATURES);
-        if ((s = firmware_info())) {
-                (void) set_loader_string(L"LoaderFirmwareInfo", s);
-                ffree(s);
-        }
-        if ((s = firmware_type())) {
-                (void) set_loader_string(L"LoaderFirmwareType", s);
-                ffree(s);
-        }
+        if (info)
+                (void) set_loader_string(L"LoaderFirmwareInfo", info);
+        if (type)
+                (void) set_loader_string(L"LoaderFirmwareType", type);
         if (dp && device_path_find_url(dp, DEVICE_PATH_FIRMWARE_MAX, &m->own_url) >= 0)
                 (void) set_loader_string_if_unset(L"LoaderDeviceURL", m->own_url);
-        if (dp && device_path_find_partition_uuid(dp, DEVICE_PATH_FIRMWARE_MAX, &s) >= 0) {
-                (void) set_loader_string(L"LoaderDevicePartUUID", s);
-                ffree(s);
-        }
+        if (dp && device_path_find_partition_uuid(dp, DEVICE_PATH_FIRMWARE_MAX, &part) >= 0)
+                (void) set_loader_string(L"LoaderDevicePartUUID", part);
         if (li->FilePath) {
-                CHAR16 *text = DevicePathToStr(li->FilePath);
-                if (text) {
+                _cleanup_ffree_ CHAR16 *text = DevicePathToStr(li->FilePath);
+                if (text)
                         m->own_path = char16_to_utf8(text, StrLen(text));
-                        if (m->own_path)
-                                (void) set_loader_string(L"LoaderImageIdentifier", m->own_path);
-                        FreePool(text);
-                }
+                if (m->own_path)
+                        (void) set_loader_string(L"LoaderImageIdentifier", m->own_path);
         }
 }
 
 static void export_entries(Menu *m) {
         /* LoaderEntries: NUL-terminated UTF-16 IDs, one after the other. */
-        UINTN total = 0, off = 0;
-        CHAR16 *all;
+        _cleanup_ffree_ CHAR16 *all = NULL;
+        size_t total = 0, off = 0;
 
         for (unsigned i = 0; i < m->n; i++)
                 total += fstrlen(m->entries[i].bls->id) + 1;
@@ -72,56 +65,46 @@ static void export_entries(Menu *m) {
         if (!all)
                 return;
         for (unsigned i = 0; i < m->n; i++) {
-                CHAR16 *id = utf8_to_char16(m->entries[i].bls->id, fstrlen(m->entries[i].bls->id));
-                UINTN k = 0;
+                _cleanup_ffree_ CHAR16 *id = utf8_to_char16(m->entries[i].bls->id, fstrlen(m->entries[i].bls->id));
                 if (!id)
                         continue;
-                while (id[k])
-                        all[off++] = id[k++];
+                for (size_t k = 0; id[k]; k++)
+                        all[off++] = id[k];
                 all[off++] = 0;
-                ffree(id);
         }
         (void) RT->SetVariable(L"LoaderEntries", &loader_vendor_guid, EFI_VARIABLE_VOLATILE_DEFAULT,
                                off * sizeof(CHAR16), all);
-        ffree(all);
 }
 
 /* A timeout variable (LoaderConfigTimeout[OneShot]); the one-shot is deleted once read. */
 static uint32_t timeout_variable(const CHAR16 *name, bool delete) {
-        char *v = get_loader_string(name);
+        _cleanup_ffree_ char *v = get_loader_string(name);
         uint32_t t = LOADER_TIMEOUT_UNSET;
 
         if (!v)
                 return t;
         if (loader_timeout_parse(v, fstrlen(v), &t) < 0)
                 t = LOADER_TIMEOUT_UNSET;
-        ffree(v);
         if (delete)
                 delete_loader_variable(name);
         return t;
 }
 
 static unsigned pick_default(Menu *m) {
-        BlsEntry *bls[ENTRIES_MAX];
+        _cleanup_ffree_ char *oneshot = get_loader_string(L"LoaderEntryOneShot");
+        _cleanup_ffree_ char *variable = get_loader_string(L"LoaderEntryDefault");
+        _cleanup_ffree_ char *saved = get_loader_string(L"LoaderEntryLastBooted");
         BlsDefaultRequest req = {
-                .oneshot = get_loader_string(L"LoaderEntryOneShot"),
-                .variable = get_loader_string(L"LoaderEntryDefault"),
-                .conf = m->conf.default_pattern,
-                .saved = get_loader_string(L"LoaderEntryLastBooted"),
+                .oneshot = oneshot, .variable = variable, .conf = m->conf.default_pattern, .saved = saved,
         };
-        unsigned i;
+        BlsEntry *bls[ENTRIES_MAX];
 
-        if (req.oneshot)
+        if (oneshot)
                 delete_loader_variable(L"LoaderEntryOneShot");
-        m->save_entry = (req.variable && fstreq(req.variable, "@saved")) ||
-                        (req.conf && fstreq(req.conf, "@saved"));
-        for (i = 0; i < m->n; i++)
+        m->save_entry = (variable && fstreq(variable, "@saved")) || (req.conf && fstreq(req.conf, "@saved"));
+        for (unsigned i = 0; i < m->n; i++)
                 bls[i] = m->entries[i].bls;
-        i = bls_pick_default(bls, m->n, &req);
-        ffree((char *) req.oneshot);
-        ffree((char *) req.variable);
-        ffree((char *) req.saved);
-        return i;
+        return bls_pick_default(bls, m->n, &req);
 }
 
 static void no_entries(Menu *m) {
@@ -138,18 +121,15 @@ static void no_entries(Menu *m) {
 }
 
 /* After a failed start: say what failed, then reboot or hand back to the firmware. */
-static EFI_STATUS failed(Menu *m, BootEntry *e, MenuChoice *c, EFI_STATUS s) {
-        CHAR16 *title = utf8_to_char16(e->title ?: e->bls->id, fstrlen(e->title ?: e->bls->id));
-
-        Print(L"urlboot: starting '%s' failed: %r\n", title ?: L"?", s);
-        ffree(title);
+static EFI_STATUS start_failed(Menu *m, BootEntry *e, MenuChoice *c, EFI_STATUS s) {
+        (void) log_efi(s, "starting '%s' failed", e->title ?: e->bls->id);
         if (loader_reboot_after_failure(m->conf.reboot_on_error, e->bls->tries_left, e->bls->kind == BLS_KIND_UKI_URL,
                                         c->key_pressed)) {
-                Print(L"urlboot: failed to start boot entry. Rebooting in 5 s (reboot-on-error).\n");
+                log_efi_info("failed to start boot entry. Rebooting in 5 s (reboot-on-error).");
                 BS->Stall(5 * 1000 * 1000);
                 RT->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
         }
-        Print(L"urlboot: returning to the firmware (reboot-on-error).\n");
+        log_efi_info("returning to the firmware (reboot-on-error).");
         BS->Stall(3 * 1000 * 1000);
         return s;
 }
@@ -159,20 +139,16 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         Menu m = {};
         MenuChoice c;
         uint32_t timeout;
-        EFI_FILE *root;
         EFI_STATUS s;
 
         InitializeLib(image, system_table);
         (void) set_loader_time(L"LoaderTimeInitUSec");
         s = BS->HandleProtocol(image, &LoadedImageProtocol, (void **) &li);
         if (EFI_ERROR(s))
-                return s;
+                return log_efi(s, "cannot read our own loaded image");
 
         m.own_device = li->DeviceHandle;
-        root = volume_open_root(li->DeviceHandle);
-        m.have_volume = root != NULL;
-        if (root)
-                root->Close(root);
+        m.have_volume = volume_exists(li->DeviceHandle);
         export_identity(&m, li);
         entries_collect(&m, li);
         console_apply_mode(&m.conf);
@@ -191,5 +167,5 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         c = menu_run(&m, pick_default(&m), timeout);
         (void) set_loader_time(L"LoaderTimeMenuUSec");
         s = start_entry(&m, image, &m.entries[c.index], c.options);
-        return failed(&m, &m.entries[c.index], &c, s);
+        return start_failed(&m, &m.entries[c.index], &c, s);
 }

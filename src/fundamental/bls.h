@@ -37,6 +37,10 @@ typedef struct BlsEntry {
 
 void bls_entry_free(BlsEntry *e);
 
+static inline void bls_entry_freep(BlsEntry **e) {
+        bls_entry_free(*e);
+}
+
 /**
  * Parse an entry.
  * @v filename  "ID[+LEFT[-DONE]].conf" (or just "ID")
