@@ -82,7 +82,7 @@ int dns_record_type_from_string(const char *s) {
         unsigned long v;
 
         for (size_t i = 0; i < ELEMENTSOF(record_types); i++)
-                if (strcmp(s, record_types[i].name) == 0)
+                if (strcasecmp(s, record_types[i].name) == 0)
                         return record_types[i].type;
 
         if (strncasecmp(s, "TYPE", 4) != 0)

@@ -3,7 +3,8 @@
  * @file
  * DNS record type names as systemd v258's resolved knows them.
  *
- * RefuseRecordTypes= accepts exactly these names (case-sensitive, e.g. "AAAA", "NSAP-PTR"), or
+ * RefuseRecordTypes= accepts these names in any case ("AAAA", "aaaa", "NSAP-PTR": resolved's name
+ * table is a gperf table built with --ignore-case, and resolved 262 was seen to accept "Txt"), or
  * "TYPEnnn" with the prefix in any case and nnn a number up to 65535 in systemd's integer syntax
  * (decimal, "0x" hex, "0o"/leading-zero octal, "0b" binary, optional "+").
  */
