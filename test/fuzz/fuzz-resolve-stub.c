@@ -19,7 +19,6 @@ static void check_answer(const uint8_t *query, size_t size, const uint8_t *answe
         ldns_pkt *a = NULL;
         ldns_rr *aq, *qq = NULL;
         size_t pos = LDNS_HEADER_SIZE;
-        size_t allowed = 512;
         bool listed_type = false;
 
         if (ldns_wire2pkt(&a, answer, answer_size) != LDNS_STATUS_OK)
