@@ -4,6 +4,7 @@
  * The parameters of one io.systemd.AskPassword.Ask call.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ask-request.h"
@@ -48,10 +49,29 @@ static int parse_echo(struct json_object *v, AskEcho *ret) {
         return 0;
 }
 
-/* v258 takes a null timeout as "unset": the default stays. */
+/* Strings as v258's safe_atou64() reads them (strtoull with base 0): leading whitespace, "+",
+ * 0x hex and 0 octal are fine, "-" only for zero, nothing may follow. */
+static int parse_usec_string(const char *s, uint64_t *ret) {
+        unsigned long long v;
+        char *end;
+
+        s += strspn(s, " \t\n\r\v\f");
+        errno = 0;
+        v = strtoull(s, &end, 0);
+        if (errno != 0 || end == s || *end != 0 || (*s == '-' && v != 0))
+                return -EINVAL;
+        *ret = v;
+        return 0;
+}
+
+/* v258 reads null as UINT64_MAX: no deadline. */
 static int parse_usec(struct json_object *v, uint64_t *ret) {
-        if (!v)
+        if (!v) {
+                *ret = UINT64_MAX;
                 return 0;
+        }
+        if (json_object_is_type(v, json_type_string))
+                return parse_usec_string(json_object_get_string(v), ret);
         return varlink_json_get_uint64(v, ret) < 0 ? -EINVAL : 0;
 }
 

@@ -30,6 +30,8 @@ static bool text_is_plain_json(const char *text, size_t len) {
                 }
                 if (c == '"')
                         in_string = false;
+                else if ((unsigned char) c < 0x20 || c == 0x7f)
+                        return false; /* raw control characters; sd-json also refuses DEL */
                 else if (c == '\\') {
                         if (i + 5 < len && text[i + 1] == 'u' && memcmp(text + i + 2, "0000", 4) == 0)
                                 return false;

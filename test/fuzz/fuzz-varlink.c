@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Fuzz target: the Varlink framing and JSON layer, as a server reads a stream.
+ * Input: one byte choosing the read size (1-256), then the stream.
+ * Oracles: the frame never buffers more than its limit and hands out exactly the NUL-separated
+ * pieces of the stream, in order, until one exceeds the limit; every message the JSON parser
+ * accepts formats to text that parses to an equal object, and a call read from it formats to a
+ * call with the same method and flags. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "varlink-frame.h"
+#include "varlink-json.h"
+#include "varlink-message.h"
+
+#define LIMIT 512
+
+static void check_json(const char *text, size_t len) {
+        struct json_object *a = NULL, *b = NULL, *c = NULL;
+        char *again, *call_text;
+        VarlinkCall call, call2;
+        VarlinkReply reply;
+
+        if (varlink_json_parse(text, len, &a) < 0)
+                return;
+        again = varlink_json_format(a);
+        if (!again)
+                abort();
+        if (varlink_json_parse(again, strlen(again), &b) < 0 || !json_object_equal(a, b))
+                abort();
+
+        (void) varlink_reply_parse(a, &reply);
+        if (varlink_call_parse(a, &call) >= 0) {
+                call_text = varlink_call_format(call.method, call.parameters, call.flags);
+                if (!call_text || varlink_json_parse(call_text, strlen(call_text), &c) < 0 ||
+                    varlink_call_parse(c, &call2) < 0 || strcmp(call.method, call2.method) != 0 ||
+                    call.flags != call2.flags)
+                        abort();
+                free(call_text);
+                json_object_put(c);
+        }
+        free(again);
+        json_object_put(a);
+        json_object_put(b);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+        const char *stream = (const char *) data + 1;
+        size_t chunk, fed = 0, expected = 0;
+        VarlinkFrame f;
+
+        if (size < 1)
+                return 0;
+        chunk = (size_t) data[0] + 1;
+        size--;
+
+        varlink_frame_init(&f, LIMIT);
+        while (fed < size) {
+                size_t n = size - fed < chunk ? size - fed : chunk;
+                char *dst, *msg;
+                size_t room, len;
+                int r;
+
+                r = varlink_frame_reserve(&f, n, &dst, &room);
+                if (r == -EMSGSIZE)
+                        break;
+                if (r < 0)
+                        abort();
+                if (room > n)
+                        room = n;
+                memcpy(dst, stream + fed, room);
+                varlink_frame_commit(&f, room);
+                fed += room;
+                if (f.allocated > LIMIT || varlink_frame_pending(&f) > LIMIT)
+                        abort();
+
+                while ((r = varlink_frame_next(&f, &msg, &len)) > 0) {
+                        /* The next piece of the stream, exactly. */
+                        const char *nul = memchr(stream + expected, 0, size - expected);
+
+                        if (!nul || (size_t) (nul - (stream + expected)) != len ||
+                            memcmp(stream + expected, msg, len) != 0 || len >= LIMIT)
+                                abort();
+                        expected += len + 1;
+                        check_json(msg, len);
+                }
+                if (r == -EMSGSIZE) {
+                        /* Only when LIMIT bytes came without a NUL. */
+                        const char *nul = memchr(stream + expected, 0, fed - expected);
+
+                        if (nul || fed - expected < LIMIT)
+                                abort();
+                        break;
+                }
+        }
+        varlink_frame_done(&f);
+        return 0;
+}
