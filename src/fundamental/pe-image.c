@@ -3,6 +3,7 @@
  * @file
  * Reading PE/COFF images, bounds-checked.
  */
+#include "assert-fundamental.h"
 #include "errno-fundamental.h"
 #include "memory-fundamental.h"
 #include "pe-image.h"
@@ -25,6 +26,9 @@ int pe_parse_headers(const void *image, size_t size, PeHeaders *ret) {
         const uint8_t *p = image;
         PeHeaders h = {};
         uint16_t magic;
+
+        fassert(image);
+        fassert(ret);
 
         if (!within(size, 0, 0x40) || p[0] != 'M' || p[1] != 'Z')
                 return -EBADMSG;
@@ -62,6 +66,10 @@ int pe_parse_headers(const void *image, size_t size, PeHeaders *ret) {
 int pe_get_section(const void *image, size_t size, const PeHeaders *h, size_t i, PeSection *ret) {
         const uint8_t *s;
 
+        fassert(image);
+        fassert(h);
+        fassert(ret);
+
         if (i >= h->n_sections)
                 return -ERANGE;
         s = (const uint8_t *) image + h->section_table_offset + i * PE_SECTION_HEADER_SIZE;
@@ -79,22 +87,35 @@ int pe_get_section(const void *image, size_t size, const PeHeaders *h, size_t i,
         return 0;
 }
 
-static int section_data(const void *image, size_t size, const PeSection *s, bool loaded, const uint8_t **ret_data,
-                        size_t *ret_size) {
-        uint64_t offset, len;
+static int section_data(const void *image, size_t size, const PeSection *s, bool loaded, PeSectionData *ret) {
+        uint64_t offset, len, memory;
 
         if (loaded) {
                 offset = s->virtual_address;
-                len = s->virtual_size;
+                len = memory = s->virtual_size;
         } else {
                 offset = s->raw_offset;
-                /* Raw data is padded to FileAlignment; the virtual size is the real length. */
+                /* Raw data is padded to FileAlignment; the virtual size is the real length. A virtual
+                 * size beyond the raw data is zeros in memory (older kernels' .linux, as ukify sets it). */
                 len = s->virtual_size && s->virtual_size < s->raw_size ? s->virtual_size : s->raw_size;
+                memory = s->virtual_size ? s->virtual_size : s->raw_size;
         }
         if (!within(size, offset, len))
                 return -EBADMSG;
-        *ret_data = (const uint8_t *) image + offset;
-        *ret_size = (size_t) len;
+        *ret = (PeSectionData) { .data = (const uint8_t *) image + offset, .size = (size_t) len,
+                                 .memory_size = (size_t) memory };
+        return 0;
+}
+
+static int section_pointer(const void *image, size_t size, const PeSection *s, bool loaded, const uint8_t **ret_data,
+                           size_t *ret_size) {
+        PeSectionData d;
+        int r = section_data(image, size, s, loaded, &d);
+
+        if (r < 0)
+                return r;
+        *ret_data = d.data;
+        *ret_size = d.size;
         return 0;
 }
 
@@ -120,6 +141,18 @@ static int walk_next(const void *image, size_t size, PeWalk *w, PeSection *ret) 
 
 int pe_find_profile_section(const void *image, size_t size, unsigned profile, const char *name, bool loaded,
                             const uint8_t **ret_data, size_t *ret_size) {
+        PeSectionData d;
+        int r = pe_find_profile_section_data(image, size, profile, name, loaded, &d);
+
+        if (r < 0)
+                return r;
+        *ret_data = d.data;
+        *ret_size = d.size;
+        return 0;
+}
+
+int pe_find_profile_section_data(const void *image, size_t size, unsigned profile, const char *name, bool loaded,
+                                 PeSectionData *ret) {
         PeSection base = {}, s;
         bool have_base = false;
         int current = -1, r;
@@ -137,13 +170,13 @@ int pe_find_profile_section(const void *image, size_t size, unsigned profile, co
                                 break;
                         /* a profile's own .profile section says its ID and TITLE */
                         if (current == (int) profile && fstreq(name, ".profile"))
-                                return section_data(image, size, &s, loaded, ret_data, ret_size);
+                                return section_data(image, size, &s, loaded, ret);
                         continue;
                 }
                 if (!fstreq(s.name, name))
                         continue;
                 if (current == (int) profile)
-                        return section_data(image, size, &s, loaded, ret_data, ret_size);
+                        return section_data(image, size, &s, loaded, ret);
                 if (current < 0 && !have_base) {
                         base = s;
                         have_base = true;
@@ -156,7 +189,7 @@ int pe_find_profile_section(const void *image, size_t size, unsigned profile, co
                 return -ERANGE;
         if (!have_base)
                 return -ENOENT;
-        return section_data(image, size, &base, loaded, ret_data, ret_size);
+        return section_data(image, size, &base, loaded, ret);
 }
 
 unsigned pe_count_profiles(const void *image, size_t size) {
@@ -190,6 +223,9 @@ int pe_profile_sections_collect(const void *image, size_t size, const char *cons
         int current = -1, r;
         PeSection s;
         PeWalk w;
+
+        fassert(names || n_names == 0);
+        fassert(ret);
 
         r = walk_start(image, size, &w);
         if (r < 0)
@@ -226,6 +262,10 @@ int pe_profile_sections_get(const PeProfileSections *ps, const void *image, size
                             bool loaded, const uint8_t **ret_data, size_t *ret_size) {
         size_t own, base;
 
+        fassert(ps);
+        fassert(ret_data);
+        fassert(ret_size);
+
         if (profile >= ps->n_profiles || k >= ps->n_names)
                 return -ERANGE;
         own = slot_of(ps, (int) profile, k);
@@ -243,11 +283,15 @@ int pe_find_section(const void *image, size_t size, const char *name, bool loade
         PeWalk w;
         int r;
 
+        fassert(name);
+        fassert(ret_data);
+        fassert(ret_size);
+
         r = walk_start(image, size, &w);
         if (r < 0)
                 return r;
         while ((r = walk_next(image, size, &w, &s)) > 0)
                 if (fstreq(s.name, name))
-                        return section_data(image, size, &s, loaded, ret_data, ret_size);
+                        return section_pointer(image, size, &s, loaded, ret_data, ret_size);
         return r < 0 ? r : -ENOENT;
 }

@@ -3,6 +3,7 @@
  * @file
  * Type #2 entries from a UKI's .osrel, .cmdline and .profile sections.
  */
+#include "assert-fundamental.h"
 #include "conf-line.h"
 #include "errno-fundamental.h"
 #include "memory-fundamental.h"
@@ -138,6 +139,10 @@ int uki_entries_make(const char *filename, const char *path, const void *image, 
         unsigned n = 0;
         bool multi;
         int r;
+
+        fassert(filename);
+        fassert(path);
+        fassert(ret || max == 0);
 
         r = pe_profile_sections_collect(image, size, section_names, _SECTION_MAX, &u.sections);
         if (r < 0)

@@ -3,6 +3,7 @@
  * @file
  * URL helpers with systemd's import-util semantics.
  */
+#include "assert-fundamental.h"
 #include "errno-fundamental.h"
 #include "memory-fundamental.h"
 #include "string-fundamental.h"
@@ -67,6 +68,9 @@ int url_last_component(const char *url, char **ret) {
         const char *path, *e, *s;
         char *c;
 
+        fassert(url);
+        fassert(ret);
+
         path = skip_scheme_and_host(url);
         if (!path)
                 return -EINVAL;
@@ -117,6 +121,10 @@ int url_change_suffix(const char *url, unsigned n_drop, const char *suffix, char
 }
 
 int url_change_last_component(const char *url, const char *name, char **ret) {
+        fassert(url);
+        fassert(name);
+        fassert(ret);
+
         return url_change_suffix(url, 1, name, ret);
 }
 

@@ -3,6 +3,7 @@
  * @file
  * Streaming decompression of zstd, gzip and bzip2 (xz: xz-parallel.c).
  */
+#include <assert.h>
 #include <bzlib.h>
 #include <errno.h>
 #include <limits.h>
@@ -322,6 +323,10 @@ static int copy_to(const DecodeSink *out, const void *data, size_t size) {
 }
 
 int decompressor_push(Decompressor *d, const void *data, size_t size, const DecodeSink *out) {
+        assert(d);
+        assert(data || size == 0);
+        assert(out);
+
         if (size == 0)
                 return 0;
         d->started = true;

@@ -3,6 +3,7 @@
  * @file
  * One HTTP(S) or file: request with libcurl, starting at a byte offset.
  */
+#include <assert.h>
 #include <curl/curl.h>
 #include <errno.h>
 #include <stdio.h>
@@ -292,6 +293,12 @@ int http_fetch(const HttpRequest *request, HttpResponse *response, char *error, 
         char range[64];
         CURLcode c;
         int r;
+
+        assert(request);
+        assert(request->url);
+        assert(request->on_data);
+        assert(response);
+        assert(error && error_size > 0);
 
         *response = (HttpResponse) { .content_length = -1, .total_size = -1 };
         error[0] = 0;

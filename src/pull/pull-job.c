@@ -317,6 +317,13 @@ int pull_run(const PullOptions *o, PullReport *report, char *error, size_t error
         struct stat st;
         int r;
 
+        assert(o);
+        assert(o->url);
+        assert(o->name);
+        assert(o->image_root);
+        assert(report);
+        assert(error && error_size > 0);
+
         *report = (PullReport) {};
         error[0] = 0;
 

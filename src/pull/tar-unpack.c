@@ -3,6 +3,7 @@
  * @file
  * Unpacking a (compressed) tarball into a directory with libarchive, safely.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -206,6 +207,11 @@ int tar_unpack(int dir_fd, tar_read_t read, void *userdata, bool *ret_root_entry
         const char *missing;
         bool root = false;
         int r;
+
+        assert(dir_fd >= 0);
+        assert(read);
+        assert(ret_root_entry);
+        assert(error && error_size > 0);
 
         error[0] = 0;
         r = libarchive_load(&missing);

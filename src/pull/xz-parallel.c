@@ -3,6 +3,7 @@
  * @file
  * Decoding .xz into a new file, several blocks at a time, in little memory.
  */
+#include <assert.h>
 #include <errno.h>
 #include <lzma.h>
 #include <pthread.h>
@@ -639,6 +640,11 @@ static void stop_workers(XzDecoder *x, int failure) {
 int xz_decode_to_file(int fd, const XzDecodeOptions *o, XzDecodeResult *ret) {
         XzDecoder *x = calloc(1, sizeof *x);
         int r;
+
+        assert(fd >= 0);
+        assert(o);
+        assert(o->read);
+        assert(ret);
 
         if (!x)
                 return -ENOMEM;

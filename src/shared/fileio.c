@@ -3,6 +3,7 @@
  * @file
  * Reading whole files and writing files atomically.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -153,6 +154,9 @@ int write_file_replace(const char *path, const void *data, size_t size) {
         _cleanup_close_ int fd = -1;
         struct stat st;
         int r;
+
+        assert(path);
+        assert(data || size == 0);
 
         if (!real || stat(real, &st) < 0)
                 return -errno;

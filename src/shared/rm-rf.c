@@ -3,6 +3,7 @@
  * @file
  * Removing a directory tree, relative to directory file descriptors.
  */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -78,6 +79,8 @@ static int rm_rf_children(int fd, dev_t dev) {
 
 int rm_rf_at(int dir_fd, const char *name) {
         struct stat st;
+
+        assert(name);
 
         if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
                 return errno == ENOENT ? 0 : -errno;
