@@ -271,9 +271,9 @@ int pe_profile_sections_get(const PeProfileSections *ps, const void *image, size
         own = slot_of(ps, (int) profile, k);
         base = slot_of(ps, -1, k);
         if (ps->found[own])
-                return section_data(image, size, &ps->sections[own], loaded, ret_data, ret_size);
+                return section_pointer(image, size, &ps->sections[own], loaded, ret_data, ret_size);
         if (ps->found[base])
-                return section_data(image, size, &ps->sections[base], loaded, ret_data, ret_size);
+                return section_pointer(image, size, &ps->sections[base], loaded, ret_data, ret_size);
         return -ENOENT;
 }
 

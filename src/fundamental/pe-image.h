@@ -50,6 +50,13 @@ typedef struct PeSection {
         uint32_t characteristics;
 } PeSection;
 
+/** Where a section's data is, and how long it is once loaded (VirtualSize). */
+typedef struct PeSectionData {
+        const uint8_t *data;
+        size_t size;            /* bytes available at data */
+        size_t memory_size;     /* as loaded; beyond size the firmware fills with zeros */
+} PeSectionData;
+
 /** Read little-endian values from unaligned memory. */
 uint16_t pe_le16(const uint8_t *p);
 uint32_t pe_le32(const uint8_t *p);
@@ -83,6 +90,10 @@ int pe_find_profile_section(const void *image, size_t size, unsigned profile, co
 
 /** Profiles past this many are ignored, as systemd-stub and systemd-boot do. */
 #define PE_PROFILES_MAX 256
+
+/** pe_find_profile_section(), with the section's size in memory as well. */
+int pe_find_profile_section_data(const void *image, size_t size, unsigned profile, const char *name, bool loaded,
+                                 PeSectionData *ret);
 
 /** The number of profiles (".profile" sections; 1 when there are none; at most PE_PROFILES_MAX). */
 unsigned pe_count_profiles(const void *image, size_t size);
