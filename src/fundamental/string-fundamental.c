@@ -123,12 +123,3 @@ size_t fformat_uint(uint64_t v, char *buf) {
         return n;
 }
 
-const char *fendswith(const char *s, const char *suffix) {
-        size_t ls = fstrlen(s), lx = fstrlen(suffix);
-
-        if (lx > ls)
-                return NULL;
-        if (fmemcmp(s + ls - lx, suffix, lx) != 0)
-                return NULL;
-        return s + ls - lx;
-}

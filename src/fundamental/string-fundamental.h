@@ -25,8 +25,6 @@ char *fstrdup(const char *s);
 
 /** If s starts with prefix, return the rest of s, otherwise NULL. */
 const char *fstartswith(const char *s, const char *prefix);
-/** If s ends with suffix, return a pointer to where the suffix starts, otherwise NULL. */
-const char *fendswith(const char *s, const char *suffix);
 
 /** The same, comparing ASCII letters case-insensitively (FAT names, ".CONF"). */
 const char *fendswith_no_case(const char *s, const char *suffix);

@@ -128,6 +128,3 @@ int url_change_last_component(const char *url, const char *name, char **ret) {
         return url_change_suffix(url, 1, name, ret);
 }
 
-int url_append_component(const char *url, const char *name, char **ret) {
-        return url_change_suffix(url, 0, name, ret);
-}

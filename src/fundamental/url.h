@@ -37,6 +37,3 @@ int url_change_suffix(const char *url, unsigned n_drop, const char *suffix, char
 
 /** Replace the last path component (url_change_suffix() with n_drop = 1). */
 int url_change_last_component(const char *url, const char *name, char **ret);
-
-/** Append a path component (url_change_suffix() with n_drop = 0). */
-int url_append_component(const char *url, const char *name, char **ret);

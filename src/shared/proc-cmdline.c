@@ -188,7 +188,6 @@ struct key_lookup {
         const char *key;
         bool found;
         char *value;
-        char **all;
 };
 
 static int lookup_last(const char *key, const char *value, void *userdata) {
@@ -222,52 +221,4 @@ int proc_cmdline_get_key(const char *key, ProcCmdlineFlags flags, char **ret_val
         else
                 free(l.value);
         return l.found;
-}
-
-static int lookup_all(const char *key, const char *value, void *userdata) {
-        struct key_lookup *l = userdata;
-
-        if (!value || !proc_cmdline_key_streq(key, l->key))
-                return 0;
-        return strv_extend(&l->all, value);
-}
-
-int proc_cmdline_get_key_all(const char *key, ProcCmdlineFlags flags, char ***ret) {
-        struct key_lookup l = { .key = key };
-        int r;
-
-        r = proc_cmdline_parse(lookup_all, &l, flags);
-        if (r < 0) {
-                strv_free(l.all);
-                return r;
-        }
-        if (!l.all) {
-                l.all = calloc(1, sizeof(char *));
-                if (!l.all)
-                        return -ENOMEM;
-        }
-        *ret = l.all;
-        return 0;
-}
-
-int proc_cmdline_get_bool(const char *key, ProcCmdlineFlags flags, bool def, bool *ret) {
-        _cleanup_free_ char *v = NULL;
-        int r;
-
-        r = proc_cmdline_get_key(key, flags, &v);
-        if (r < 0)
-                return r;
-        if (r == 0) {
-                *ret = def;
-                return 0;
-        }
-        if (!v) {
-                *ret = true;
-                return 1;
-        }
-        r = parse_boolean(v);
-        if (r < 0)
-                return r;
-        *ret = r;
-        return 1;
 }

@@ -54,12 +54,3 @@ const char *proc_cmdline_key_startswith(const char *s, const char *prefix);
  * @ret 1 and value (NULL for a bare "key"), 0 if absent, negative errno
  */
 int proc_cmdline_get_key(const char *key, ProcCmdlineFlags flags, char **ret_value);
-
-/** All values of key, in order; bare "key" words are skipped. */
-int proc_cmdline_get_key_all(const char *key, ProcCmdlineFlags flags, char ***ret);
-
-/**
- * A boolean key: bare "key" is true, "key=BOOL" is parsed.
- * @ret 1 and the value when present, 0 when absent (value = def), -EINVAL for a bad value
- */
-int proc_cmdline_get_bool(const char *key, ProcCmdlineFlags flags, bool def, bool *ret);

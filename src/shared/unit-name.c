@@ -108,28 +108,6 @@ int unit_name_unescape(const char *s, char **ret) {
         return 0;
 }
 
-int unit_name_path_unescape(const char *s, char **ret) {
-        _cleanup_free_ char *u = NULL;
-        char *p;
-        int r;
-
-        if (streq(s, "-")) {
-                p = strdup("/");
-                if (!p)
-                        return -ENOMEM;
-                *ret = p;
-                return 0;
-        }
-
-        r = unit_name_unescape(s, &u);
-        if (r < 0)
-                return r;
-        if (asprintf(&p, "/%s", u) < 0)
-                return -ENOMEM;
-        *ret = p;
-        return 0;
-}
-
 int unit_name_from_path_instance(const char *prefix, const char *path, const char *suffix, char **ret) {
         _cleanup_free_ char *e = NULL;
         char *n;

@@ -23,9 +23,6 @@ int unit_name_path_escape(const char *path, char **ret);
 /** Undo unit_name_escape(); -EINVAL for malformed escapes. */
 int unit_name_unescape(const char *s, char **ret);
 
-/** Undo unit_name_path_escape(): a leading "/" is added back. */
-int unit_name_path_unescape(const char *s, char **ret);
-
 /**
  * "PREFIX@ESCAPED-PATH.SUFFIX", e.g. ("urlboot-import", "/run/machines/a.raw", ".service").
  * @ret 0, -EINVAL for a bad path, -ENAMETOOLONG if the name exceeds UNIT_NAME_MAX

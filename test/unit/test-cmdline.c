@@ -129,28 +129,6 @@ TEST(key_compare) {
         ASSERT_TRUE(proc_cmdline_key_startswith("ab", "abc") == NULL);
 }
 
-TEST(get_all_and_bool) {
-        _cleanup_strv_free_ char **all = NULL;
-        bool b;
-
-        setenv("SYSTEMD_IN_INITRD", "1", 1);
-        setenv("SYSTEMD_PROC_CMDLINE", "rd.systemd.pull=a rd.systemd_pull rd.systemd.pull=b rd.quiet rd.flag=no", 1);
-        ASSERT_OK(proc_cmdline_get_key_all("systemd.pull", PROC_CMDLINE_STRIP_RD_PREFIX | PROC_CMDLINE_RD_STRICT, &all));
-        ASSERT_EQ(strv_length(all), 2);
-        ASSERT_STREQ(all[0], "a");
-        ASSERT_STREQ(all[1], "b");
-
-        ASSERT_EQ(proc_cmdline_get_bool("quiet", PROC_CMDLINE_STRIP_RD_PREFIX, false, &b), 1);
-        ASSERT_TRUE(b);
-        ASSERT_EQ(proc_cmdline_get_bool("flag", PROC_CMDLINE_STRIP_RD_PREFIX, true, &b), 1);
-        ASSERT_FALSE(b);
-        ASSERT_EQ(proc_cmdline_get_bool("absent", PROC_CMDLINE_STRIP_RD_PREFIX, true, &b), 0);
-        ASSERT_TRUE(b);
-
-        setenv("SYSTEMD_PROC_CMDLINE", "rd.flag=maybe", 1);
-        ASSERT_EQ(proc_cmdline_get_bool("flag", PROC_CMDLINE_STRIP_RD_PREFIX, true, &b), -EINVAL);
-}
-
 TEST(proc_cmdline_file) {
         _cleanup_free_ char *s = NULL;
 

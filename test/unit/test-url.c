@@ -60,7 +60,4 @@ TEST(wrappers) {
         ASSERT_OK(url_change_last_component("http://h/d/boot.efi", "uki.efi", &s));
         ASSERT_STREQ(s, "http://h/d/uki.efi");
         ffree(s);
-        ASSERT_OK(url_append_component("http://h/d/", "x", &s));
-        ASSERT_STREQ(s, "http://h/d/x");
-        ffree(s);
 }
