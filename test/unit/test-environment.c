@@ -3,6 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "initrd.h"
@@ -10,16 +13,50 @@
 #include "systemd-version.h"
 #include "tests.h"
 
+/* In a child with its own /etc (a tmpfs), with or without initrd-release: in_initrd()'s answer as the
+ * exit status (0 no, 1 yes), or 77 if a mount namespace cannot be had. */
+static int in_initrd_with_etc(bool release, const char *env) {
+        pid_t pid = fork();
+        int status;
+
+        ASSERT_TRUE(pid >= 0);
+        if (pid == 0) {
+                if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+                    mount("tmpfs", "/etc", "tmpfs", 0, NULL) < 0)
+                        _exit(77);
+                if (release && close(open("/etc/initrd-release", O_CREAT | O_WRONLY | O_CLOEXEC, 0644)) < 0)
+                        _exit(77);
+                if (env)
+                        setenv("SYSTEMD_IN_INITRD", env, 1);
+                else
+                        unsetenv("SYSTEMD_IN_INITRD");
+                _exit(in_initrd() ? 1 : 0);
+        }
+        ASSERT_EQ(waitpid(pid, &status, 0), pid);
+        ASSERT_TRUE(WIFEXITED(status));
+        return WEXITSTATUS(status);
+}
+
 TEST(in_initrd_override) {
         setenv("SYSTEMD_IN_INITRD", "1", 1);
         ASSERT_TRUE(in_initrd());
         setenv("SYSTEMD_IN_INITRD", "no", 1);
         ASSERT_FALSE(in_initrd());
-        /* An invalid value falls back to /etc/initrd-release, which a build host does not have. */
-        setenv("SYSTEMD_IN_INITRD", "garbage", 1);
-        ASSERT_EQ(in_initrd(), access("/etc/initrd-release", F_OK) == 0);
         unsetenv("SYSTEMD_IN_INITRD");
-        ASSERT_EQ(in_initrd(), access("/etc/initrd-release", F_OK) == 0);
+}
+
+TEST(in_initrd_falls_back_to_initrd_release) {
+        if (in_initrd_with_etc(false, NULL) == 77) {
+                test_note("no mount namespace (not root?): skipped");
+                return;
+        }
+        ASSERT_EQ(in_initrd_with_etc(true, NULL), 1);
+        ASSERT_EQ(in_initrd_with_etc(false, NULL), 0);
+        /* An invalid value is ignored: the file decides. */
+        ASSERT_EQ(in_initrd_with_etc(true, "garbage"), 1);
+        ASSERT_EQ(in_initrd_with_etc(false, "garbage"), 0);
+        /* A valid one wins over the file. */
+        ASSERT_EQ(in_initrd_with_etc(true, "0"), 0);
 }
 
 TEST(systemd_version_parse) {
