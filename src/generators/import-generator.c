@@ -97,10 +97,14 @@ static int write_import_unit(Context *c, const PullExpression *e, const char *un
                       f);
         if (loop_unit)
                 fprintf(f, "Before=%s\n", loop_unit);
+        /* systemd >= 258.10 merges extensions in the initrd with systemd-{sys,conf}ext-initrd.service;
+         * 252 has only the plain units: order before whichever exists. */
         if (e->class == IMAGE_SYSEXT)
-                fputs("Before=systemd-sysext.service\n", f);
+                fputs(c->initrd ? "Before=systemd-sysext.service systemd-sysext-initrd.service\n"
+                                : "Before=systemd-sysext.service\n", f);
         else if (e->class == IMAGE_CONFEXT)
-                fputs("Before=systemd-confext.service\n", f);
+                fputs(c->initrd ? "Before=systemd-confext.service systemd-confext-initrd.service\n"
+                                : "Before=systemd-confext.service\n", f);
         if (c->config->success_action)
                 fprintf(f, "SuccessAction=%s\n", c->config->success_action);
         if (c->config->failure_action)
@@ -112,9 +116,11 @@ static int write_import_unit(Context *c, const PullExpression *e, const char *un
                       "OnFailureJobMode=replace-irreversibly\n",
                       f);
 
+        /* NotifyAccess=: urlboot-pull's progress (STATUS=) would be dropped by a oneshot unit otherwise. */
         fputs("\n[Service]\n"
               "Type=oneshot\n"
-              "RemainAfterExit=yes\n",
+              "RemainAfterExit=yes\n"
+              "NotifyAccess=main\n",
               f);
         /* In the initrd a failed download must be visible on the console, not only in the journal. */
         if (c->initrd)
