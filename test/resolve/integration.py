@@ -103,6 +103,17 @@ def main():
                 break
         run_stub_checks(root, logs, stub, dropin)
         run_filter_checks(logs)
+        run_guest_server_checks()
+        # SIGTERM ends them cleanly (and sanitizer builds find no leak at exit).
+        codes = []
+        for p in (stub, filt, native):
+            p.send_signal(signal.SIGTERM)
+            try:
+                codes.append(p.wait(10))
+            except subprocess.TimeoutExpired:
+                codes.append('still running')
+        check('stub, filter and the pass-through stub exit with status 0 on SIGTERM', codes == [0, 0, 0],
+              '%s\n%s' % (codes, ''.join(stub.output + filt.output + native.output)))
     finally:
         for p in procs:
             p.kill()
@@ -211,6 +222,23 @@ def run_filter_checks(logs):
           slow[0] and dnswire.header(slow[0])['an'] == 1, slow)
     nx = dnswire.timed_udp(FILTER, dnswire.query('nx.test', 'AAAA'), 5)
     check('NXDOMAIN passes unchanged', nx[0] and dnswire.header(nx[0])['rcode'] == 'NXDOMAIN', nx)
+
+
+def run_guest_server_checks():
+    """The guest case's own test server (Perl, which every Debian has) behaves as that case needs."""
+    script = os.path.join(src, 'test/guests/cases/resolve.d/dns-server.pl')
+    p = start(['perl', script, '127.0.0.1', '5301'], ready='ready')
+    try:
+        server = ('127.0.0.1', 5301)
+        a = dnswire.udp(server, dnswire.query('noaaaa.test', 'A'), 2)
+        aaaa = dnswire.udp(server, dnswire.query('noaaaa.test', 'AAAA'), 1)
+        other = dnswire.udp(server, dnswire.query('x.test', 'AAAA', edns=False), 2)
+        check('the guest case\'s DNS server answers A, drops AAAA of noaaaa.*, answers AAAA of others',
+              a is not None and dnswire.header(a)['an'] == 1 and aaaa is None and other is not None and
+              dnswire.header(other)['an'] == 1 and dnswire.header(other)['ar'] == 0, (a, aaaa, other))
+    finally:
+        p.kill()
+        p.wait()
 
 
 if __name__ == '__main__':
