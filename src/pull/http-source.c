@@ -12,14 +12,13 @@
 #include <strings.h>
 #include <time.h>
 
+#include "http-headers.h"
 #include "http-source.h"
 #include "macro.h"
 #include "string-util.h"
 
 #define MAX_REDIRECTS 10
 #define CONNECT_TIMEOUT 30
-/* Retry-After beyond a day is nonsense; the retry policy caps what it honours much lower. */
-#define RETRY_AFTER_SANE_MAX (24 * 3600L)
 /* All header lines of one answer (redirects included): more is not a file server talking. */
 #define HEADERS_MAX (256 * 1024)
 
@@ -55,22 +54,6 @@ void http_response_done(HttpResponse *r) {
         *r = (HttpResponse) {};
 }
 
-static char *header_value(const char *line, size_t n, const char *name) {
-        size_t l = strlen(name);
-        const char *v;
-        size_t vl;
-
-        if (n <= l || strncasecmp(line, name, l) != 0 || line[l] != ':')
-                return NULL;
-        v = line + l + 1;
-        vl = n - l - 1;
-        while (vl > 0 && (*v == ' ' || *v == '\t'))
-                v++, vl--;
-        while (vl > 0 && (v[vl - 1] == '\r' || v[vl - 1] == '\n' || v[vl - 1] == ' '))
-                vl--;
-        return strndup(v, vl);
-}
-
 /* A new header block (a redirect's, or a 100 Continue's) starts over. */
 static void reset_headers(Fetch *f) {
         HttpResponse *r = f->response;
@@ -97,48 +80,20 @@ static size_t on_header(char *line, size_t size, size_t nitems, void *userdata) 
                 reset_headers(f);
                 return n;
         }
-        if ((v = header_value(line, n, "ETag"))) {
+        if ((v = http_header_value(line, n, "ETag"))) {
                 free(f->response->etag);
                 f->response->etag = v;
-        } else if ((v = header_value(line, n, "Last-Modified"))) {
+        } else if ((v = http_header_value(line, n, "Last-Modified"))) {
                 free(f->response->last_modified);
                 f->response->last_modified = v;
-        } else if ((v = header_value(line, n, "Content-Range"))) {
+        } else if ((v = http_header_value(line, n, "Content-Range"))) {
                 free(f->content_range);
                 f->content_range = v;
-        } else if ((v = header_value(line, n, "Retry-After"))) {
-                char *end;
-                long s = strtol(v, &end, 10);
-                if (*v && !*end && s >= 0)
-                        f->response->retry_after = (unsigned) MIN(s, RETRY_AFTER_SANE_MAX);
-                else {
-                        time_t t = curl_getdate(v, NULL), now = time(NULL);
-                        if (t > now)
-                                f->response->retry_after = (unsigned) MIN((long) (t - now), RETRY_AFTER_SANE_MAX);
-                }
+        } else if ((v = http_header_value(line, n, "Retry-After"))) {
+                f->response->retry_after = http_retry_after_parse(v, time(NULL));
                 free(v);
         }
         return n;
-}
-
-/* "bytes FIRST-LAST/TOTAL", or with "*" as TOTAL when unknown (RFC 9110 14.4): total -1 then. */
-static int parse_content_range(const char *s, uint64_t *ret_first, uint64_t *ret_last, int64_t *ret_total) {
-        unsigned long long first, last, total;
-        int end = 0;
-
-        if (!s)
-                return -EBADMSG;
-        if (sscanf(s, "bytes %llu-%llu/%llu%n", &first, &last, &total, &end) == 3 && s[end] == 0 &&
-            last >= first && total > last && total <= INT64_MAX) {
-                *ret_total = (int64_t) total;
-        } else if (sscanf(s, "bytes %llu-%llu/*%n", &first, &last, &end) == 2 && s[end] == 0 && last >= first &&
-                   last < INT64_MAX) {
-                *ret_total = -1;
-        } else
-                return -EBADMSG;
-        *ret_first = first;
-        *ret_last = last;
-        return 0;
 }
 
 /* A 206 must continue exactly where we asked, with as many bytes as its range says. */
@@ -147,7 +102,7 @@ static int check_partial(Fetch *f, int64_t content_length) {
         uint64_t first, last;
         int64_t total;
 
-        if (parse_content_range(f->content_range, &first, &last, &total) < 0) {
+        if (http_content_range_parse(f->content_range, &first, &last, &total) < 0) {
                 snprintf(f->why, sizeof f->why, "a partial answer (206) with %s Content-Range",
                          f->content_range ? "a malformed" : "no");
                 return -ESTALE;

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Fuzz target: the response headers urlboot-pull reads from servers. Oracles: a header value taken
+ * is the line's text after "Name:", trimmed, free of control characters; a Content-Range accepted
+ * is consistent (FIRST <= LAST < TOTAL) and reads back the same when written out again; Retry-After
+ * never exceeds a day. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "http-headers.h"
+
+static void check_value(const char *line, size_t size, const char *name) {
+        char *v = http_header_value(line, size, name);
+
+        if (!v)
+                return;
+        /* What it took is in the line, after the colon, and holds nothing a header may not. */
+        if (!memmem(line, size, v, strlen(v)) || strncasecmp(line, name, strlen(name)) != 0 ||
+            line[strlen(name)] != ':')
+                abort();
+        for (const char *c = v; *c; c++)
+                if ((unsigned char) *c < ' ' || *c == 0x7f)
+                        abort();
+        if (*v && (v[0] == ' ' || v[strlen(v) - 1] == ' '))
+                abort();
+        free(v);
+}
+
+static void check_content_range(const char *s) {
+        uint64_t first, last, first2, last2;
+        int64_t total, total2;
+        char again[128];
+
+        if (http_content_range_parse(s, &first, &last, &total) < 0)
+                return;
+        if (last < first || (total >= 0 && (uint64_t) total <= last))
+                abort();
+        if (total >= 0)
+                snprintf(again, sizeof again, "bytes %llu-%llu/%lld", (unsigned long long) first,
+                         (unsigned long long) last, (long long) total);
+        else
+                snprintf(again, sizeof again, "bytes %llu-%llu/*", (unsigned long long) first, (unsigned long long) last);
+        if (http_content_range_parse(again, &first2, &last2, &total2) < 0 || first2 != first || last2 != last ||
+            total2 != total)
+                abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+        char *s = strndup((const char *) data, size);
+
+        if (!s)
+                return 0;
+        check_value((const char *) data, size, "ETag");
+        check_value((const char *) data, size, "Content-Range");
+        check_content_range(s);
+        if (http_retry_after_parse(s, 1700000000) > HTTP_RETRY_AFTER_MAX)
+                abort();
+        free(s);
+        return 0;
+}
