@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Fuzz target: EFI load options (Boot####) as urlbootctl reads them from firmware and VARS files, and
+ * OVMF variable stores. Oracles: a URL read from a load option is one that load_option_make_uri()
+ * writes back to the same bytes' meaning (same URL and title when read again); a variable set in a
+ * store that accepts it reads back exactly, and nothing else in the store changes its value. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "load-option.h"
+#include "ovmf-vars.h"
+
+static const uint8_t guid[16] = { 0x61, 0xdf, 0xe4, 0x8b, 0xca, 0x93, 0xd2, 0x11, 0xaa, 0x0d, 0x00, 0xe0, 0x98, 0x03, 0x2b, 0x8c };
+
+static void check_load_option(const uint8_t *data, size_t size) {
+        char *url = NULL, *title = NULL, *url2 = NULL, *title2 = NULL;
+        void *again = NULL;
+        size_t again_size;
+
+        if (load_option_get_uri(data, size, &url, &title) < 0)
+                return;
+        if (!url || !title)
+                abort();
+        /* What we read we can write, and it reads back the same. */
+        if (load_option_make_uri(title, url, &again, &again_size) >= 0) {
+                if (load_option_get_uri(again, again_size, &url2, &title2) < 0 || strcmp(url, url2) != 0 ||
+                    strcmp(title, title2) != 0)
+                        abort();
+        }
+        free(url);
+        free(title);
+        free(url2);
+        free(title2);
+        free(again);
+}
+
+static void check_store(const uint8_t *data, size_t size) {
+        uint8_t *store = malloc(size ? size : 1);
+        const uint8_t *v;
+        size_t n;
+
+        if (!store)
+                return;
+        memcpy(store, data, size);
+        if (ovmf_vars_set(store, size, "UrlbootFuzz", guid, 7, "value", 5) >= 0) {
+                if (ovmf_vars_get(store, size, "UrlbootFuzz", guid, &v, &n) < 0 || n != 5 || memcmp(v, "value", 5) != 0)
+                        abort();
+                /* Removing it leaves it absent. */
+                if (ovmf_vars_set(store, size, "UrlbootFuzz", guid, 7, NULL, 0) >= 0 &&
+                    ovmf_vars_get(store, size, "UrlbootFuzz", guid, &v, &n) >= 0)
+                        abort();
+        }
+        free(store);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+        check_load_option(data, size);
+        check_store(data, size);
+        return 0;
+}
