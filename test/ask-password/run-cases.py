@@ -13,7 +13,8 @@ and prints TAP.
 ASKDIR is the agents' directory as seen from here, LOGDIR where the scripted agent (agent.py)
 copies each ask file. A case is a list of connections made one after the other; each sends raw
 messages (NUL-terminated here), then waits for a number of replies, hangs up once the question
-is asked ("hangup"), or sends SIGTERM to the process named in the ask file ("sigterm").
+is asked ("hangup"), sends SIGTERM to the process named in the ask file ("sigterm"), or leaves its
+question open while the case's next connections run and reads its replies at the end ("later").
 Results are normalised where services legitimately differ: GetInfo's vendor/product/version/url,
 and in ask files PID=, Socket= (checked for the sck.HEX form) and NotAfter= (seconds from the call).
 """
@@ -117,7 +118,7 @@ def substitute(text, service, case_index):
     return text.replace('@KEY@', key)
 
 
-def run_connection(service, conn, case_index):
+def run_connection(service, conn, case_index, pending):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.connect(service.address)
     before = service.logged()
@@ -126,6 +127,13 @@ def run_connection(service, conn, case_index):
         s.sendall(substitute(m, service, case_index).encode() + b'\0')
     action = conn.get('action', 'reply')
     result = {}
+    if action == 'later':
+        # The question stays open while the next connections run; its replies are read at the end.
+        service.wait_new_file(before)
+        pending.append((s, conn, result))
+        result['files'] = [normalise_file(open(os.path.join(service.logdir, n)).read(), sent_at) for n in
+                           sorted(service.logged() - before)]
+        return result
     if action == 'reply':
         result['replies'] = read_replies(s, conn.get('replies', 1), conn.get('timeout', 10))
     elif action == 'hangup':
@@ -155,7 +163,12 @@ def run_connection(service, conn, case_index):
 
 
 def run_case(service, case, index):
-    return [run_connection(service, conn, index) for conn in case['connections']]
+    pending = []
+    results = [run_connection(service, conn, index, pending) for conn in case['connections']]
+    for s, conn, result in pending:
+        result['replies'] = read_replies(s, conn.get('replies', 1), conn.get('timeout', 10))
+        s.close()
+    return results
 
 
 def purge_keys(service):
