@@ -16,6 +16,8 @@
 #include "status.h"
 #include "uki-build.h"
 #include "uri-entry.h"
+#include "verb-event-log.h"
+#include "verb-measure.h"
 
 #define EXIT_USAGE 2
 
@@ -27,6 +29,8 @@ static void help(void) {
                "  list          the entries the boot manager would show, in its order\n"
                "  build-uki     assemble a unified kernel image from the urlboot stub and its parts\n"
                "  build-manager build menu entries and loader.conf into the boot manager\n"
+               "  measure [UKI] predict the TPM PCRs (11, 12, 13) a boot of the UKI ends with\n"
+               "  event-log     replay the firmware's TPM event log and check it against the PCRs\n"
                "  set-default, set-oneshot, set-timeout, set-timeout-oneshot\n"
                "                the boot manager's default entry and menu timeout (always or next boot)\n"
                "  add-uri URL   register a boot entry (Boot####) that HTTP-boots URL\n"
@@ -69,6 +73,10 @@ int main(int argc, char *argv[]) {
                 r = verb_add_uri(argc - 1, argv + 1);
         else if (streq(argv[1], "remove-uri"))
                 r = verb_remove_uri(argc - 1, argv + 1);
+        else if (streq(argv[1], "measure"))
+                r = verb_measure(argc - 1, argv + 1);
+        else if (streq(argv[1], "event-log"))
+                r = verb_event_log(argc - 1, argv + 1);
         else {
                 log_error("Unknown command '%s' (see --help).", argv[1]);
                 return EXIT_USAGE;

@@ -14,6 +14,7 @@
 #include "macro-fundamental.h"
 
 #define SMBIOS_ENTRIES_EXTRA_PREFIX "io.systemd.boot.entries-extra:"
+#define SMBIOS_CMDLINE_EXTRA_PREFIX "io.systemd.stub.kernel-cmdline-extra="
 
 /**
  * Where the structure table is, read from an entry point structure.

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlbootctl event-log: replay the firmware's TPM event log and compare it with the PCRs.
+ */
+#pragma once
+
+int verb_event_log(int argc, char *argv[]);

@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlbootctl measure: predicts PCR 11 (the UKI's sections, per profile), PCR 12 (command lines
+ * from the boot manager, the load options and SMBIOS, the profile, credentials, configuration
+ * extensions) and PCR 13 (system extension images) for a boot of a UKI, from the same event lists
+ * the stub measures (src/fundamental: uki-measure.h, stub-measure.h, stub-sidecar.h), hashed here
+ * with OpenSSL. systemd-measure predicts PCR 11 only.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "json-writer.h"
+#include "log.h"
+#include "macro.h"
+#include "pcr-predict.h"
+#include "string-util.h"
+#include "stub-sidecar.h"
+#include "verb-measure.h"
+
+#define UKI_SIZE_MAX (2UL * 1024 * 1024 * 1024)
+#define SIDECAR_SIZE_MAX (1UL * 1024 * 1024 * 1024)
+#define FILES_MAX 256
+#define GLOBAL_CREDENTIALS "\\loader\\credentials"
+#define GLOBAL_EXTENSIONS "\\loader\\extensions"
+
+typedef struct Args {
+        const char *uki;
+        const char *options;            /* load options, possibly "@N ..." */
+        int profile;                    /* --profile=, -1 when not given */
+        const char *smbios_extra;
+        const char *esp;                /* an ESP tree to pick credentials and extensions up from */
+        const char *uki_path;           /* the UKI's path in it */
+        char **beside;                  /* --credential= and --extension= files (the UKI's .extra.d) */
+        char **global_credentials;      /* --global-credential= */
+        char **global_extensions;       /* --global-extension= */
+        const char *phases;             /* colon-separated words systemd-pcrphase measures into PCR 11 */
+        bool boot_manager;
+        bool secure_boot;
+        bool json;
+        bool events;
+        unsigned banks;                 /* 1 << PcrBank */
+} Args;
+
+typedef struct Files {
+        PredictFile *files;
+        size_t n;
+} Files;
+
+static void files_done(Files *f) {
+        for (size_t i = 0; i < f->n; i++) {
+                free((char *) f->files[i].name);
+                free((void *) f->files[i].data);
+        }
+        free(f->files);
+}
+
+static void closedirp(DIR **d) {
+        if (*d)
+                (void) closedir(*d);
+}
+
+/* Reads a file the stub would pick up from dir (NULL: beside the UKI); refuses one it would not. */
+static int add_file(Files *f, const char *dir, const char *path) {
+        const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        PredictFile *grown;
+        char *data, *copy;
+        size_t size;
+        int r;
+
+        if (!pcr_predict_file_wanted(dir, name))
+                return log_error_errno(EINVAL, "The stub does not pick up '%s' from %s: credentials end in .cred, "
+                                       "extension images in .raw (ASCII names, not starting with a dot).",
+                                       name, dir ?: "beside the UKI");
+        if (f->n >= FILES_MAX)
+                return log_error_errno(E2BIG, "At most %d credentials and extension images.", FILES_MAX);
+        r = read_full_file(path, SIDECAR_SIZE_MAX, &data, &size);
+        if (r < 0)
+                return log_error_errno(r, "Failed to read %s: %m", path);
+        grown = realloc(f->files, (f->n + 1) * sizeof *f->files);
+        copy = strdup(name);
+        if (!grown || !copy) {
+                free(data);
+                free(copy);
+                if (grown)
+                        f->files = grown;
+                return log_oom();
+        }
+        f->files = grown;
+        f->files[f->n++] = (PredictFile) { .dir = dir, .name = copy, .data = data, .size = size };
+        return 0;
+}
+
+/* The files of an ESP directory the stub picks up (a missing directory has none). */
+static int add_esp_dir(Files *f, const char *esp, const char *esp_dir, const char *dir) {
+        _cleanup_free_ char *host = NULL;
+        _cleanup_(closedirp) DIR *d = NULL;
+        struct dirent *de;
+        int r;
+
+        if (asprintf(&host, "%s/%s", esp, esp_dir[0] == '\\' || esp_dir[0] == '/' ? esp_dir + 1 : esp_dir) < 0)
+                return log_oom();
+        for (char *c = host; *c; c++)
+                if (*c == '\\')
+                        *c = '/';
+        d = opendir(host);
+        if (!d)
+                return errno == ENOENT ? 0 : log_error_errno(errno, "Failed to open %s: %m", host);
+        while ((de = readdir(d))) {
+                _cleanup_free_ char *path = NULL;
+                if (de->d_type != DT_REG || !pcr_predict_file_wanted(dir, de->d_name))
+                        continue;
+                if (asprintf(&path, "%s/%s", host, de->d_name) < 0)
+                        return log_oom();
+                r = add_file(f, dir, path);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int load_files(const Args *a, Files *f) {
+        _cleanup_free_ char *extra = NULL;
+        int r = 0;
+
+        STRV_FOREACH(p, a->beside)
+                if ((r = add_file(f, NULL, *p)) < 0)
+                        return r;
+        STRV_FOREACH(p, a->global_credentials)
+                if ((r = add_file(f, GLOBAL_CREDENTIALS, *p)) < 0)
+                        return r;
+        STRV_FOREACH(p, a->global_extensions)
+                if ((r = add_file(f, GLOBAL_EXTENSIONS, *p)) < 0)
+                        return r;
+        if (!a->esp)
+                return 0;
+        extra = stub_sidecar_extra_dir(a->uki_path);
+        if (!extra)
+                return log_oom();
+        r = add_esp_dir(f, a->esp, extra, NULL);
+        if (r >= 0)
+                r = add_esp_dir(f, a->esp, GLOBAL_CREDENTIALS, GLOBAL_CREDENTIALS);
+        if (r >= 0)
+                r = add_esp_dir(f, a->esp, GLOBAL_EXTENSIONS, GLOBAL_EXTENSIONS);
+        return r;
+}
+
+static const char *event_type_name(uint32_t type) {
+        return type == TCG_EV_EVENT_TAG ? "EV_EVENT_TAG" : type == TCG_EV_IPL ? "EV_IPL" : "?";
+}
+
+/* The PCRs a UKI boot touches, always all three: an untouched one stays zero, which is what to seal to. */
+static const unsigned predicted_pcrs[] = { TPM2_PCR_KERNEL_BOOT, TPM2_PCR_KERNEL_CONFIG, TPM2_PCR_SYSEXTS };
+
+static void print_table(const Args *a, const Prediction *p) {
+        char hex[2 * PCR_DIGEST_MAX + 1];
+
+        printf("PCR  BANK    VALUE\n");
+        for (size_t i = 0; i < ELEMENTSOF(predicted_pcrs); i++)
+                for (PcrBank b = 0; b < _PCR_BANK_MAX; b++)
+                        if (a->banks & (1U << b))
+                                printf("%3u  %-6s  %s\n", predicted_pcrs[i], pcr_bank_name(b),
+                                       pcr_hex(&p->pcrs, predicted_pcrs[i], b, hex));
+        if (!a->events)
+                return;
+        printf("\nPCR  EVENT         DIGEST (first bank)                                               DESCRIPTION\n");
+        for (size_t i = 0; i < p->n_events; i++) {
+                const PredictedEvent *e = &p->events[i];
+                PcrBank first = 0;
+                while (!(a->banks & (1U << first)))
+                        first++;
+                PcrSet one = {};
+                memcpy(one.value[0][first], e->digest[first], pcr_bank_digest_size(first));
+                printf("%3u  %-12s  %.64s  %s\n", e->pcr, event_type_name(e->type), pcr_hex(&one, 0, first, hex),
+                       e->description);
+        }
+}
+
+static void print_json(const Args *a, const Prediction *p) {
+        char hex[2 * PCR_DIGEST_MAX + 1];
+
+        fputs("{\"pcrs\":[", stdout);
+        for (size_t i = 0; i < ELEMENTSOF(predicted_pcrs); i++) {
+                printf("%s{\"pcr\":%u", i ? "," : "", predicted_pcrs[i]);
+                for (PcrBank b = 0; b < _PCR_BANK_MAX; b++)
+                        if (a->banks & (1U << b)) {
+                                json_write_key(stdout, pcr_bank_name(b), false);
+                                json_write_string(stdout, pcr_hex(&p->pcrs, predicted_pcrs[i], b, hex));
+                        }
+                putchar('}');
+        }
+        fputs("],\"events\":[", stdout);
+        for (size_t i = 0; i < p->n_events; i++) {
+                const PredictedEvent *e = &p->events[i];
+                printf("%s{\"pcr\":%u,\"type\":\"%s\"", i ? "," : "", e->pcr, event_type_name(e->type));
+                if (e->type == TCG_EV_EVENT_TAG)
+                        printf(",\"tag\":%u", e->tag);
+                json_write_key(stdout, "description", false);
+                json_write_string(stdout, e->description);
+                for (PcrBank b = 0; b < _PCR_BANK_MAX; b++)
+                        if (a->banks & (1U << b)) {
+                                PcrSet one = {};
+                                memcpy(one.value[0][b], e->digest[b], pcr_bank_digest_size(b));
+                                json_write_key(stdout, pcr_bank_name(b), false);
+                                json_write_string(stdout, pcr_hex(&one, 0, b, hex));
+                        }
+                putchar('}');
+        }
+        puts("]}");
+}
+
+static void help(void) {
+        printf("Usage: urlbootctl measure [OPTIONS] [UKI]\n"
+               "\n"
+               "Predict the TPM PCRs a boot of UKI through urlboot's stub (or systemd-stub) ends with:\n"
+               "PCR 11 (the UKI's sections), PCR 12 (command lines not from the UKI, the profile,\n"
+               "credentials, configuration extensions), PCR 13 (system extension images).\n"
+               "\n"
+               "  --profile=N             boot profile N of a multi-profile UKI (\"@N\")\n"
+               "  --options=TEXT          the load options the stub is given (a boot manager's entry options)\n"
+               "  --boot-manager          they came from a boot manager that measured them first (urlboot's,\n"
+               "                          systemd-boot); without UKI: a Type #1 linux entry's options alone\n"
+               "  --smbios-extra=TEXT     SMBIOS type 11 io.systemd.stub.kernel-cmdline-extra=TEXT\n"
+               "  --secure-boot           Secure Boot is on: load options are dropped when the UKI has .cmdline\n"
+               "  --credential=FILE       a credential (*.cred) or extension image (*.raw) beside the UKI\n"
+               "  --extension=FILE        (in UKI.extra.d/ on the ESP)\n"
+               "  --global-credential=FILE, --global-extension=FILE\n"
+               "                          one in /loader/credentials/ or /loader/extensions/\n"
+               "  --esp=DIR --uki-path=PATH\n"
+               "                          pick credentials and extensions up from an ESP tree, PATH being the\n"
+               "                          UKI's path in it (EFI/Linux/NAME.efi)\n"
+               "  --phase=WORD[:WORD...]  systemd-pcrphase words measured later into PCR 11 (enter-initrd, ...)\n"
+               "  --bank=NAME             sha1, sha256 (default), sha384, sha512; repeatable\n"
+               "  --events                list every measurement\n"
+               "  --json                  JSON output\n"
+               "  -h --help               this help\n");
+}
+
+static int parse_argv(int argc, char *argv[], Args *a) {
+        enum { ARG_PROFILE = 0x100, ARG_OPTIONS, ARG_BOOT_MANAGER, ARG_SMBIOS, ARG_SECURE_BOOT, ARG_BESIDE, ARG_GLOBAL, ARG_GLOBAL_EXTENSION,
+               ARG_ESP, ARG_UKI_PATH, ARG_PHASE, ARG_BANK, ARG_EVENTS, ARG_JSON };
+        static const struct option options[] = {
+                { "profile", required_argument, NULL, ARG_PROFILE },
+                { "options", required_argument, NULL, ARG_OPTIONS },
+                { "boot-manager", no_argument, NULL, ARG_BOOT_MANAGER },
+                { "smbios-extra", required_argument, NULL, ARG_SMBIOS },
+                { "secure-boot", no_argument, NULL, ARG_SECURE_BOOT },
+                { "credential", required_argument, NULL, ARG_BESIDE },
+                { "extension", required_argument, NULL, ARG_BESIDE },
+                { "global-credential", required_argument, NULL, ARG_GLOBAL },
+                { "global-extension", required_argument, NULL, ARG_GLOBAL_EXTENSION },
+                { "esp", required_argument, NULL, ARG_ESP },
+                { "uki-path", required_argument, NULL, ARG_UKI_PATH },
+                { "phase", required_argument, NULL, ARG_PHASE },
+                { "bank", required_argument, NULL, ARG_BANK },
+                { "events", no_argument, NULL, ARG_EVENTS },
+                { "json", no_argument, NULL, ARG_JSON },
+                { "help", no_argument, NULL, 'h' },
+                {},
+        };
+        char *end;
+        int c, b;
+
+        optind = 0;
+        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+                switch (c) {
+                case ARG_PROFILE:
+                        errno = 0;
+                        a->profile = (int) strtol(optarg, &end, 10);
+                        if (errno || *end || a->profile < 0 || end == optarg)
+                                return log_error_errno(EINVAL, "--profile= takes a number, not '%s'.", optarg);
+                        break;
+                case ARG_OPTIONS:
+                        a->options = optarg;
+                        break;
+                case ARG_BOOT_MANAGER:
+                        a->boot_manager = true;
+                        break;
+                case ARG_SMBIOS:
+                        a->smbios_extra = optarg;
+                        break;
+                case ARG_SECURE_BOOT:
+                        a->secure_boot = true;
+                        break;
+                case ARG_BESIDE:
+                        if (strv_extend(&a->beside, optarg) < 0)
+                                return log_oom();
+                        break;
+                case ARG_GLOBAL:
+                        if (strv_extend(&a->global_credentials, optarg) < 0)
+                                return log_oom();
+                        break;
+                case ARG_GLOBAL_EXTENSION:
+                        if (strv_extend(&a->global_extensions, optarg) < 0)
+                                return log_oom();
+                        break;
+                case ARG_ESP:
+                        a->esp = optarg;
+                        break;
+                case ARG_UKI_PATH:
+                        a->uki_path = optarg;
+                        break;
+                case ARG_PHASE:
+                        a->phases = optarg;
+                        break;
+                case ARG_BANK:
+                        b = pcr_bank_from_name(optarg);
+                        if (b < 0)
+                                return log_error_errno(EINVAL, "Unknown bank '%s' (sha1, sha256, sha384, sha512).", optarg);
+                        a->banks |= 1U << b;
+                        break;
+                case ARG_EVENTS:
+                        a->events = true;
+                        break;
+                case ARG_JSON:
+                        a->json = true;
+                        break;
+                case 'h':
+                        help();
+                        return 0;
+                default:
+                        return -EINVAL;
+                }
+        if (optind + 1 < argc)
+                return log_error_errno(EINVAL, "measure takes one UKI (see 'urlbootctl measure --help').");
+        a->uki = optind < argc ? argv[optind] : NULL;
+        if (!a->uki && !(a->boot_manager && a->options))
+                return log_error_errno(EINVAL, "measure needs a UKI, or --boot-manager --options=TEXT for a Type #1 "
+                                       "linux entry (see 'urlbootctl measure --help').");
+        if (!a->esp != !a->uki_path)
+                return log_error_errno(EINVAL, "--esp= and --uki-path= go together (the ESP, and where the UKI is in it).");
+        if (!a->banks)
+                a->banks = 1U << PCR_BANK_SHA256;
+        return 1;
+}
+
+static void args_done(Args *a) {
+        strv_free(a->beside);
+        strv_free(a->global_credentials);
+        strv_free(a->global_extensions);
+}
+
+int verb_measure(int argc, char *argv[]) {
+        _cleanup_(args_done) Args a = { .profile = -1 };
+        _cleanup_(files_done) Files files = {};
+        _cleanup_(prediction_done) Prediction p = {};
+        _cleanup_free_ char *image = NULL;
+        PredictInput in;
+        size_t size = 0;
+        int r;
+
+        r = parse_argv(argc, argv, &a);
+        if (r <= 0)
+                return r;
+        r = load_files(&a, &files);
+        if (r < 0)
+                return r;
+        if (a.uki) {
+                r = read_full_file(a.uki, UKI_SIZE_MAX, &image, &size);
+                if (r < 0)
+                        return log_error_errno(r, "Failed to read the UKI %s: %m", a.uki);
+        }
+        in = (PredictInput) {
+                .uki = image, .uki_size = size, .options = a.options, .profile = a.profile,
+                .smbios_extra = a.smbios_extra, .boot_manager = a.boot_manager, .secure_boot = a.secure_boot,
+                .files = files.files, .n_files = files.n, .phases = a.phases,
+        };
+        r = pcr_predict(&in, &p);
+        if (r == -EINVAL)
+                return log_error_errno(r, "The options and the SMBIOS text must be UTF-8.");
+        if (r == -ERANGE)
+                return log_error_errno(EIO, "%s has no such profile.", a.uki);
+        if (r == -EBADMSG)
+                return log_error_errno(EIO, "%s is not a PE image (or a section lies outside it).", a.uki);
+        if (r < 0)
+                return log_error_errno(r, "Failed to predict the measurements: %m");
+        if (a.json)
+                print_json(&a, &p);
+        else
+                print_table(&a, &p);
+        return 0;
+}

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlbootctl measure: the PCR values a boot through urlboot's (or systemd's) stub will produce.
+ */
+#pragma once
+
+int verb_measure(int argc, char *argv[]);

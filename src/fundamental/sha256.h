@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * SHA-256 (FIPS 180-4) for the UEFI programs, which have no crypto library: the stub mixes its random
+ * seed with it. Userspace hashes with OpenSSL; the host tests compare the two.
+ */
+#pragma once
+
+#include "macro-fundamental.h"
+
+#define SHA256_DIGEST_SIZE 32
+
+typedef struct Sha256 {
+        uint32_t state[8];
+        uint64_t length;                /* bytes hashed so far */
+        uint8_t block[64];
+        size_t filled;                  /* bytes waiting in block */
+} Sha256;
+
+void sha256_init(Sha256 *c);
+void sha256_update(Sha256 *c, const void *data, size_t size);
+/** The digest; c must be initialized again before it is used once more. */
+void sha256_finish(Sha256 *c, uint8_t ret[static SHA256_DIGEST_SIZE]);
+
+/** The digest of one buffer. */
+void sha256_digest(const void *data, size_t size, uint8_t ret[static SHA256_DIGEST_SIZE]);

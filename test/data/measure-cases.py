@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Writes measure-cases.tsv: boots of small UKIs and the PCR values systemd-stub's rules give for them,
+computed here with hashlib, independently of the C code under test (test-measure.c builds the same UKIs
+with urlboot's stub and predicts them with src/bootctl/pcr-predict.c). Run it to regenerate the table.
+
+Columns: NAME, SECTIONS (.name=TEXT;... in file order, ".profile=TEXT" starting a profile),
+ARGS (key=value;...: profile, options, boot_manager, smbios, secure_boot, cred/gcred/ext/gext=NAME:TEXT,
+phases), then the expected sha256 of PCR 11, 12 and 13. TEXT uses \\n \\t \\\\ escapes and
+@pattern:N for N bytes (i*7+3)&0xff."""
+import hashlib
+import os
+
+SPEC = ['.linux', '.osrel', '.cmdline', '.initrd', '.ucode', '.splash', '.dtb', '.uname', '.sbat', '.pcrsig',
+        '.pcrpkey', '.profile', '.dtbauto', '.hwids', '.efifw']
+SIDECARS = [  # (global dir or None, suffix, exclude, target, dir mode, file mode, pcr, description)
+    (None, '.cred', None, '.extra/credentials', 0o500, 0o400, 12),
+    ('loader/credentials', '.cred', None, '.extra/global_credentials', 0o500, 0o400, 12),
+    (None, '.raw', '.confext.raw', '.extra/sysext', 0o555, 0o444, 13),
+    ('loader/extensions', '.raw', '.confext.raw', '.extra/global_sysext', 0o555, 0o444, 13),
+    (None, '.confext.raw', None, '.extra/confext', 0o555, 0o444, 12),
+    ('loader/extensions', '.confext.raw', None, '.extra/global_confext', 0o555, 0o444, 12),
+]
+
+
+def text(t):
+    if t.startswith('@pattern:'):
+        return bytes((i * 7 + 3) & 0xff for i in range(int(t[9:])))
+    return t.replace('\\n', '\n').replace('\\t', '\t').replace('\\\\', '\\').encode()
+
+
+def utf16z(s):
+    return s.encode('utf-16-le') + b'\0\0'
+
+
+def mangle(s):
+    blank = lambda c: ord(c) <= 0x20 or ord(c) == 0x7f
+    s = s.split('\0')[0]
+    s = ''.join(' ' if blank(c) else c for c in s.lstrip(''.join(chr(i) for i in range(0x21)) + '\x7f'))
+    return s.rstrip(' ')
+
+
+def cpio(target, dir_mode, file_mode, files):
+    out = b''
+    def record(ino, mode, name, data=b''):
+        h = b'070701' + b''.join(b'%08x' % v for v in
+                                 (ino, mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0, len(name) + 1, 0))
+        r = h + name + b'\0'
+        r += b'\0' * (-len(r) % 4)
+        return r + data + b'\0' * (-len(data) % 4)
+    ino = 1
+    parts = target.split('/')
+    for i in range(1, len(parts) + 1):
+        out += record(ino, 0o40000 | (dir_mode if i == len(parts) else 0o555), '/'.join(parts[:i]).encode())
+        ino += 1
+    for name, data in sorted(files):
+        out += record(ino, 0o100000 | file_mode, (target + '/' + name).encode(), data)
+        ino += 1
+    return out + b'070701' + b'00000000' * 4 + b'00000001' + b'00000000' * 6 + b'0000000B' + b'00000000' \
+        + b'TRAILER!!!\0\0\0\0'
+
+
+def wants(suffix, exclude, name):
+    low = name.lower()
+    return (name.isascii() and 0 < len(name) <= 255 and not name.startswith('.') and low.endswith(suffix)
+            and not (exclude and low.endswith(exclude)))
+
+
+def predict(sections, args):
+    pcr = {11: bytes(32), 12: bytes(32), 13: bytes(32)}
+    def extend(n, data):
+        pcr[n] = hashlib.sha256(pcr[n] + hashlib.sha256(data).digest()).digest()
+    options = args.get('options')
+    if 'profile' in args:
+        options = '@' + args['profile'] + (' ' + options if options is not None else '')
+    if args.get('boot_manager') and options:
+        extend(12, utf16z(options))
+    profile, custom = 0, None
+    if options is not None and all(ord(c) >= 0x20 for c in options.split('\0')[0]):
+        o = options
+        if len(o) >= 2 and o[0] == '@' and o[1].isdigit():
+            i = 1
+            while i < len(o) and o[i].isdigit():
+                i += 1
+            if i == len(o) or o[i] == ' ':
+                profile, o = int(o[1:i]), o[i + 1:] if i < len(o) else ''
+        custom = mangle(o)
+    base, profiles, current = {}, [], None
+    for name, data in sections:
+        if name == '.profile':
+            profiles.append({'.profile': data})
+            current = profiles[-1]
+        elif current is None:
+            base.setdefault(name, data)
+        else:
+            current.setdefault(name, data)
+    own = profiles[profile] if profiles else {}
+    if profile:
+        extend(12, utf16z(str(profile)))
+    has_cmdline = False
+    for name in SPEC:
+        data = own.get(name, base.get(name))
+        if name == '.cmdline' and data:
+            has_cmdline = True
+        if name == '.pcrsig' or not data:
+            continue
+        extend(11, name.encode() + b'\0')
+        extend(11, data)
+    if custom and not (args.get('secure_boot') and has_cmdline):
+        extend(12, utf16z(custom))
+    if args.get('smbios') is not None and mangle(args['smbios']):
+        extend(12, utf16z(mangle(args['smbios'])))
+    for where, suffix, exclude, target, dmode, fmode, n in SIDECARS:
+        key = {None: ('cred', 'ext'), 'loader/credentials': ('gcred',), 'loader/extensions': ('gext',)}[where]
+        files = [(f.split(':', 1)[0], text(f.split(':', 1)[1])) for k in key for f in args.get(k, [])]
+        files = [(name, data) for name, data in files if wants(suffix, exclude, name)]
+        if files:
+            extend(n, cpio(target, dmode, fmode, files))
+    for word in filter(None, args.get('phases', '').split(':')):
+        extend(11, word.encode())
+    return pcr
+
+
+CASES = [
+    ('sections-only', '.osrel=ID=test\\n;.cmdline=console=ttyS0 quiet;.initrd=@pattern:5000;.linux=@pattern:40000', ''),
+    ('spec-order-not-file-order', '.linux=K;.uname=6.1.0;.sbat=sbat,1\\n;.initrd=I;.osrel=O;.splash=S', ''),
+    ('pcrsig-not-measured', '.linux=K;.pcrsig={"sha256":[]};.pcrpkey=KEY', ''),
+    ('empty-section-skipped', '.linux=K;.cmdline=;.osrel=O', ''),
+    ('unknown-sections-ignored', '.linux=K;.entries=x;.loader=y;.osrel=O', ''),
+    ('profile-0', '.linux=K;.osrel=O;.cmdline=base;.profile=ID=a;.profile=ID=b\\nTITLE=B;.cmdline=b-only', 'profile=0'),
+    ('profile-1', '.linux=K;.osrel=O;.cmdline=base;.profile=ID=a;.profile=ID=b\\nTITLE=B;.cmdline=b-only', 'profile=1'),
+    ('profile-1-from-options', '.linux=K;.cmdline=base;.profile=ID=a;.profile=ID=b;.cmdline=b', 'options=@1'),
+    ('load-options-mangled', '.linux=K;.cmdline=base', 'options=\\t  root=/dev/sda1   quiet  \\t'),
+    ('load-options-with-newline-ignored', '.linux=K;.cmdline=base', 'options=root=/dev/sda1\\n'),
+    ('at-n-not-a-selector', '.linux=K', 'options=@1x quiet'),
+    ('secure-boot-drops-options', '.linux=K;.cmdline=base', 'options=evil=1;secure_boot=1'),
+    ('secure-boot-keeps-options-without-cmdline', '.linux=K', 'options=ok=1;secure_boot=1'),
+    ('smbios-extra', '.linux=K;.cmdline=base', 'smbios=  urlboot.smbios_extra=yes '),
+    ('smbios-blank-not-measured', '.linux=K', 'smbios= \\t '),
+    ('boot-manager-profile', '.linux=K;.profile=ID=a;.profile=ID=b;.cmdline=b', 'profile=1;boot_manager=1'),
+    ('boot-manager-options', '.linux=K;.cmdline=base', 'options=root=/dev/vda2 ro;boot_manager=1;smbios=x=1'),
+    ('credentials', '.linux=K', 'cred=b.cred:two;cred=a.cred:one\\n;gcred=z.cred:global;cred=skip.txt:no'),
+    ('extensions', '.linux=K', 'ext=os.raw:@pattern:700;ext=etc.confext.raw:conf;gext=g.raw:gsys;gext=h.CONFEXT.RAW:gconf;ext=.hidden.raw:no'),
+    ('phases', '.linux=K;.osrel=O', 'phases=enter-initrd:leave-initrd'),
+]
+
+
+def parse_args(s):
+    args = {}
+    for item in filter(None, s.split(';')):
+        k, _, v = item.partition('=')
+        if k in ('cred', 'gcred', 'ext', 'gext'):
+            args.setdefault(k, []).append(v)
+        elif k in ('boot_manager', 'secure_boot'):
+            args[k] = True
+        else:
+            args[k] = v.replace('\\n', '\n').replace('\\t', '\t')
+    return args
+
+
+def main():
+    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'measure-cases.tsv')
+    with open(out, 'w') as f:
+        f.write('# Generated by measure-cases.py (hashlib, independent of the C code): NAME, SECTIONS, ARGS,\n'
+                '# expected sha256 of PCR 11, 12, 13. See measure-cases.py for the syntax.\n')
+        for name, sections, args in CASES:
+            secs = [(s.partition('=')[0], text(s.partition('=')[2])) for s in sections.split(';')]
+            p = predict(secs, parse_args(args))
+            f.write('\t'.join([name, sections, args or '-', p[11].hex(), p[12].hex(), p[13].hex()]) + '\n')
+
+
+main()
