@@ -4,9 +4,12 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "ask-password-interface.h"
 #include "ask-request.h"
+#include "fileio.h"
 #include "passwords.h"
 #include "tests.h"
+#include "varlink-idl.h"
 #include "varlink-json.h"
 
 static void check_split(const char *data, size_t size, const char *want) {
@@ -112,4 +115,12 @@ TEST(text_rule) {
         ASSERT_FALSE(ask_text_is_safe("a\\b"));
         ASSERT_FALSE(ask_text_is_safe("a\tb"));
         ASSERT_FALSE(ask_text_is_safe("a\x7f"));
+}
+
+TEST(interface_text) {
+        /* What systemd 262 returns for GetInterfaceDescription, byte for byte. */
+        _cleanup_free_ char *want = NULL, *got = varlink_idl_format(&ask_password_interface);
+
+        ASSERT_OK(read_full_file(test_data_path("varlink/io.systemd.AskPassword.varlink"), 1024 * 1024, &want, NULL));
+        ASSERT_STREQ(got, want);
 }
