@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "error-buf.h"
 #include "http-headers.h"
 #include "http-source.h"
 #include "macro.h"
@@ -31,6 +32,8 @@ typedef struct Fetch {
         int callback_error;
         uint64_t last_activity;         /* monotonic µs of the last byte (or of the start) */
         bool stalled;
+        bool downgrade_refused;         /* an https URL: redirects must stay on https */
+        char range[32];                 /* "OFFSET-" for CURLOPT_RANGE, which keeps the pointer */
         size_t header_bytes;
         char *content_range;            /* of the final answer */
         char why[160];                  /* set with -ESTALE/-EPROTO from headers_complete() */
@@ -240,13 +243,84 @@ static bool redirect_is_plain_http(CURL *curl) {
         return url && startswith(url, "http://");
 }
 
+/* The handle for one request: where it may go, the callbacks, the range to resume from. */
+static int setup_handle(Fetch *f, char *errbuf, struct curl_slist **headers) {
+        const HttpRequest *request = f->request;
+        CURL *c = f->curl;
+
+        curl_easy_setopt(c, CURLOPT_URL, request->url);
+        curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+        curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+        curl_easy_setopt(c, CURLOPT_MAXREDIRS, (long) MAX_REDIRECTS);
+        curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https,file");
+        /* A server may send us elsewhere on the web, never into the local file system, and an https
+         * URL was chosen so that nobody on the way can change what arrives. */
+        curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, f->downgrade_refused ? "https" : "http,https");
+        curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, (long) CONNECT_TIMEOUT);
+        curl_easy_setopt(c, CURLOPT_USERAGENT, "urlboot-pull/" URLBOOT_VERSION);
+        curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+        curl_easy_setopt(c, CURLOPT_HEADERDATA, f);
+        curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+        curl_easy_setopt(c, CURLOPT_WRITEDATA, f);
+        curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+        curl_easy_setopt(c, CURLOPT_XFERINFODATA, f);
+        curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+        curl_easy_setopt(c, CURLOPT_BUFFERSIZE, 64L * 1024L);
+        if (request->ca_file)
+                curl_easy_setopt(c, CURLOPT_CAINFO, request->ca_file);
+        if (request->offset == 0)
+                return 0;
+
+        snprintf(f->range, sizeof f->range, "%llu-", (unsigned long long) request->offset);
+        curl_easy_setopt(c, CURLOPT_RANGE, f->range);
+        if (request->if_range) {
+                _cleanup_free_ char *h = NULL;
+
+                if (asprintf(&h, "If-Range: %s", request->if_range) < 0)
+                        return -ENOMEM;
+                *headers = curl_slist_append(*headers, h);
+                if (!*headers)
+                        return -ENOMEM;
+                curl_easy_setopt(c, CURLOPT_HTTPHEADER, *headers);
+        }
+        return 0;
+}
+
+/* What the transfer came to, most specific cause first; the reason in error. */
+static int outcome(Fetch *f, CURLcode c, const char *errbuf, char *error, size_t error_size) {
+        const HttpResponse *response = f->response;
+
+        if (f->callback_error < 0)
+                return error_setf(error, error_size, f->callback_error, "%s",
+                                  f->why[0] ? f->why : strerror(-f->callback_error));
+        if (f->stalled)
+                return error_setf(error, error_size, -EAGAIN, "no data for %u s", MAX(f->request->stall_timeout, 1u));
+        if (c == CURLE_UNSUPPORTED_PROTOCOL && f->downgrade_refused && redirect_is_plain_http(f->curl))
+                return error_setf(error, error_size, -EPROTO, "the server redirected to a plain http URL, which is "
+                                  "refused for an https one (--allow-http-redirect allows it)");
+        if (c == CURLE_OUT_OF_MEMORY)
+                return error_setf(error, error_size, classify_curl(c), "the response headers are too large for libcurl "
+                                  "(over 100 KiB), or memory ran out");
+        if (c != CURLE_OK)
+                return error_setf(error, error_size, classify_curl(c), "%s", errbuf[0] ? errbuf : curl_easy_strerror(c));
+        if (response->status >= 300)
+                return error_setf(error, error_size, classify_status(response->status), "HTTP status %ld",
+                                  response->status);
+        /* A full body shorter than what we already had: the file changed under us. */
+        if (f->skip > 0)
+                return error_setf(error, error_size, -ESTALE, "the file is now shorter than the part already downloaded");
+        return 0;
+}
+
 int http_fetch(const HttpRequest *request, HttpResponse *response, char *error, size_t error_size) {
         char errbuf[CURL_ERROR_SIZE] = "";
-        Fetch f = { .request = request, .response = response };
-        bool downgrade_refused = startswith(request->url, "https://") && !request->allow_downgrade;
+        Fetch f = {
+                .request = request,
+                .response = response,
+                .downgrade_refused = startswith(request->url, "https://") && !request->allow_downgrade,
+        };
         struct curl_slist *headers = NULL;
-        char range[64];
-        CURLcode c;
+        CURLcode c = CURLE_OK;
         int r;
 
         assert(request);
@@ -257,82 +331,21 @@ int http_fetch(const HttpRequest *request, HttpResponse *response, char *error, 
 
         *response = (HttpResponse) { .content_length = -1, .total_size = -1 };
         error[0] = 0;
-
         f.curl = curl_easy_init();
         if (!f.curl)
                 return -ENOMEM;
 
-        curl_easy_setopt(f.curl, CURLOPT_URL, request->url);
-        curl_easy_setopt(f.curl, CURLOPT_ERRORBUFFER, errbuf);
-        curl_easy_setopt(f.curl, CURLOPT_FOLLOWLOCATION, 1L);
-        curl_easy_setopt(f.curl, CURLOPT_MAXREDIRS, (long) MAX_REDIRECTS);
-        curl_easy_setopt(f.curl, CURLOPT_PROTOCOLS_STR, "http,https,file");
-        /* A server may send us elsewhere on the web, never into the local file system, and an https
-         * URL was chosen so that nobody on the way can change what arrives. */
-        curl_easy_setopt(f.curl, CURLOPT_REDIR_PROTOCOLS_STR, downgrade_refused ? "https" : "http,https");
-        curl_easy_setopt(f.curl, CURLOPT_CONNECTTIMEOUT, (long) CONNECT_TIMEOUT);
-        curl_easy_setopt(f.curl, CURLOPT_USERAGENT, "urlboot-pull/" URLBOOT_VERSION);
-        curl_easy_setopt(f.curl, CURLOPT_HEADERFUNCTION, on_header);
-        curl_easy_setopt(f.curl, CURLOPT_HEADERDATA, &f);
-        curl_easy_setopt(f.curl, CURLOPT_WRITEFUNCTION, on_body);
-        curl_easy_setopt(f.curl, CURLOPT_WRITEDATA, &f);
-        curl_easy_setopt(f.curl, CURLOPT_XFERINFOFUNCTION, on_progress);
-        curl_easy_setopt(f.curl, CURLOPT_XFERINFODATA, &f);
-        curl_easy_setopt(f.curl, CURLOPT_NOPROGRESS, 0L);
-        curl_easy_setopt(f.curl, CURLOPT_BUFFERSIZE, 64L * 1024L);
-        if (request->ca_file)
-                curl_easy_setopt(f.curl, CURLOPT_CAINFO, request->ca_file);
-
-        if (request->offset > 0) {
-                snprintf(range, sizeof range, "%llu-", (unsigned long long) request->offset);
-                curl_easy_setopt(f.curl, CURLOPT_RANGE, range);
-                if (request->if_range) {
-                        _cleanup_free_ char *h = NULL;
-                        if (asprintf(&h, "If-Range: %s", request->if_range) >= 0)
-                                headers = curl_slist_append(headers, h);
-                        curl_easy_setopt(f.curl, CURLOPT_HTTPHEADER, headers);
-                }
-        }
-
-        f.last_activity = now_usec();
-        c = curl_easy_perform(f.curl);
-        if (!f.headers_done && c == CURLE_OK) {
-                /* An empty body: no write callback ran. */
-                r = headers_complete(&f);
-                if (r < 0)
+        r = setup_handle(&f, errbuf, &headers);
+        if (r >= 0) {
+                f.last_activity = now_usec();
+                c = curl_easy_perform(f.curl);
+                /* An empty body: no write callback ran, so the headers were not looked at yet. */
+                if (!f.headers_done && c == CURLE_OK && (r = headers_complete(&f)) < 0)
                         f.callback_error = r;
+                if (!response->status)
+                        (void) curl_easy_getinfo(f.curl, CURLINFO_RESPONSE_CODE, &response->status);
+                r = outcome(&f, c, errbuf, error, error_size);
         }
-        if (!response->status)
-                (void) curl_easy_getinfo(f.curl, CURLINFO_RESPONSE_CODE, &response->status);
-
-        if (f.callback_error < 0) {
-                r = f.callback_error;
-                snprintf(error, error_size, "%s", f.why[0] ? f.why : strerror(-r));
-        } else if (f.stalled) {
-                r = -EAGAIN;
-                snprintf(error, error_size, "no data for %u s", MAX(request->stall_timeout, 1u));
-        } else if (c == CURLE_UNSUPPORTED_PROTOCOL && downgrade_refused && redirect_is_plain_http(f.curl)) {
-                r = -EPROTO;
-                snprintf(error, error_size, "the server redirected to a plain http URL, which is refused for an https "
-                         "one (--allow-http-redirect allows it)");
-        } else if (c != CURLE_OK) {
-                const char *message = errbuf[0] ? errbuf : curl_easy_strerror(c);
-
-                r = classify_curl(c);
-                if (c == CURLE_OUT_OF_MEMORY)
-                        snprintf(error, error_size, "the response headers are too large for libcurl (over "
-                                 "100 KiB), or memory ran out");
-                else
-                        snprintf(error, error_size, "%s", message);
-        } else if (response->status >= 300) {
-                r = classify_status(response->status);
-                snprintf(error, error_size, "HTTP status %ld", response->status);
-        } else if (f.skip > 0) {
-                /* A full body shorter than what we already had: the file changed under us. */
-                r = -ESTALE;
-                snprintf(error, error_size, "the file is now shorter than the part already downloaded");
-        } else
-                r = 0;
 
         curl_slist_free_all(headers);
         curl_easy_cleanup(f.curl);

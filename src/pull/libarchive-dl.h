@@ -17,12 +17,16 @@
  * definitions and the table that loads them. */
 #define LIBARCHIVE_SYMBOLS(X) \
         X(archive_entry_filetype) \
+        X(archive_entry_gid) \
         X(archive_entry_hardlink) \
         X(archive_entry_pathname) \
+        X(archive_entry_perm) \
         X(archive_entry_set_hardlink) \
         X(archive_entry_set_pathname) \
+        X(archive_entry_set_perm) \
         X(archive_entry_size) \
         X(archive_entry_symlink) \
+        X(archive_entry_uid) \
         X(archive_errno) \
         X(archive_error_string) \
         X(archive_read_data_block) \

@@ -15,6 +15,7 @@
 #include "progress.h"
 #include "pull-job.h"
 #include "ring-buffer.h"
+#include "tar-unpack.h"
 
 typedef struct Attempt {
         const PullOptions *o;
@@ -25,7 +26,7 @@ typedef struct Attempt {
         char *final_path;               /* the same as a path, for messages */
         char *tmp_name;                 /* the temporary, in the image root; NULL once placed */
         int fd;                         /* raw: the temporary file; tar: the temporary tree */
-        bool root_entry;                /* tar: the archive described the tree's root */
+        TarRoot root;                   /* tar: what the archive said of the tree's own directory */
         Sha256 *hash;
         RingBuffer *ring;
         pthread_t thread;

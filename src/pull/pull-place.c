@@ -149,24 +149,36 @@ static int place_raw(Attempt *a) {
         return 0;
 }
 
+/* The tree's own owner and mode, which the archive says (a tarball without an entry for its root
+ * gets 0755, as systemd's do): given only under the final name, as with raw images. */
+static int give_tree_its_mode(Attempt *a) {
+        mode_t mode = a->o->read_only ? 0555 : a->root.present ? a->root.mode : 0755;
+
+        /* The owner first: fchown() clears setuid and setgid bits, which fchmod() then sets. */
+        if (a->root.present && geteuid() == 0 && fchown(a->fd, a->root.uid, a->root.gid) < 0)
+                return -errno;
+        return fchmod(a->fd, mode) < 0 ? -errno : 0;
+}
+
 static int place_tree(Attempt *a) {
         struct stat st;
         int r;
 
-        /* A tarball without an entry for its root gets the usual mode for it, as systemd's does. */
-        if (!a->root_entry && fchmod(a->fd, 0755) < 0)
-                return attempt_fail(a, -errno, "Failed to set the mode of the tree: %s.", strerror(errno));
-        if (a->o->read_only && fchmod(a->fd, 0555) < 0)
-                return attempt_fail(a, -errno, "Failed to make the tree read-only: %s.", strerror(errno));
         if (!a->o->force || fstatat(a->root_fd, a->final_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
                 if (renameat2(a->root_fd, a->tmp_name, a->root_fd, a->final_name, RENAME_NOREPLACE) < 0)
                         return attempt_fail(a, -errno, "Failed to move the tree to %s: %s%s.", a->final_path,
                                             strerror(errno), errno == EEXIST ? " (use --force to replace it)" : "");
+                r = give_tree_its_mode(a);
+                if (r < 0)
+                        log_warning("Failed to set the owner and mode of %s: %s", a->final_path, strerror(-r));
                 return 0;
         }
         /* Swap atomically, then remove the old one, which now has the temporary name. */
         if (renameat2(a->root_fd, a->tmp_name, a->root_fd, a->final_name, RENAME_EXCHANGE) < 0)
                 return attempt_fail(a, -errno, "Failed to replace %s: %s.", a->final_path, strerror(errno));
+        r = give_tree_its_mode(a);
+        if (r < 0)
+                log_warning("Failed to set the owner and mode of %s: %s", a->final_path, strerror(-r));
         r = rm_rf_at(a->root_fd, a->tmp_name);
         if (r < 0)
                 log_warning("Failed to remove the replaced %s (now %s/%s): %s", a->final_path, a->o->image_root,

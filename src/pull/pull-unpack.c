@@ -256,7 +256,7 @@ static int unpack_compressed_tar(Attempt *a, TarSource *t) {
                 ring_buffer_free(t->plain);
                 return r;
         }
-        r = tar_unpack(a->fd, read_tar, t, &a->root_entry, a->unpack_error, sizeof a->unpack_error);
+        r = tar_unpack(a->fd, read_tar, t, &a->root, a->unpack_error, sizeof a->unpack_error);
         if (r >= 0)
                 r = drain(t);
         else
@@ -287,7 +287,7 @@ static int unpack_tar(Attempt *a) {
                 return -ENOMEM;
         *t = (TarSource) { .a = a, .head = head, .head_left = (size_t) n };
         if (a->compression == COMPRESSION_NONE) {
-                r = tar_unpack(a->fd, read_tar, t, &a->root_entry, a->unpack_error, sizeof a->unpack_error);
+                r = tar_unpack(a->fd, read_tar, t, &a->root, a->unpack_error, sizeof a->unpack_error);
                 if (r >= 0)
                         r = drain(t);
         } else

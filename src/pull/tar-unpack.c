@@ -77,7 +77,7 @@ static bool path_is_below(const char *p) {
 }
 
 /* The root may only be described as a plain directory: anything else would replace the tree. */
-static int check_root_entry(struct archive_entry *e, char *error, size_t error_size) {
+static int check_root_entry(struct archive_entry *e, TarRoot *root, char *error, size_t error_size) {
         const char *what = NULL;
 
         if (sym_archive_entry_hardlink(e))
@@ -89,22 +89,24 @@ static int check_root_entry(struct archive_entry *e, char *error, size_t error_s
         if (what)
                 return error_setf(error, error_size, -EBADMSG, "refusing the archive: its root entry '%s' is %s",
                          sym_archive_entry_pathname(e), what);
+        /* Its owner and mode are for the tree once in place; until then it stays private. */
+        *root = (TarRoot) { .present = true, .mode = sym_archive_entry_perm(e) & 07777,
+                            .uid = (uid_t) sym_archive_entry_uid(e), .gid = (gid_t) sym_archive_entry_gid(e) };
         sym_archive_entry_set_pathname(e, ".");
+        sym_archive_entry_set_perm(e, 0700);
         return 0;
 }
 
 /* Names become relative to the tree; hostile names and hard-link targets are refused. */
-static int check_entry(struct archive_entry *e, bool *ret_root, char *error, size_t error_size) {
+static int check_entry(struct archive_entry *e, TarRoot *root, char *error, size_t error_size) {
         const char *raw = sym_archive_entry_pathname(e), *link = sym_archive_entry_hardlink(e), *path;
         _cleanup_free_ char *p = NULL, *l = NULL;
 
         if (!raw)
                 return error_setf(error, error_size, -EBADMSG, "refusing an entry without a name");
         path = skip_dot_slash(raw);
-        if (path_is_root(path)) {
-                *ret_root = true;
-                return check_root_entry(e, error, error_size);
-        }
+        if (path_is_root(path))
+                return check_root_entry(e, root, error, error_size);
         if (!path_is_below(path))
                 return error_setf(error, error_size, -EBADMSG, "refusing entry '%s': absolute or with '..'", raw);
         if (link) {
@@ -169,7 +171,7 @@ static int open_archive(struct archive **ret_in, struct archive **ret_out, Sourc
         return sym_archive_read_open(*ret_in, s, NULL, source_read, NULL) == ARCHIVE_OK ? 0 : -EBADMSG;
 }
 
-static int unpack_entries(struct archive *in, struct archive *out, Source *s, bool *ret_root, char *error,
+static int unpack_entries(struct archive *in, struct archive *out, Source *s, TarRoot *root, char *error,
                           size_t error_size) {
         for (;;) {
                 struct archive_entry *e;
@@ -180,7 +182,7 @@ static int unpack_entries(struct archive *in, struct archive *out, Source *s, bo
                 if (k < ARCHIVE_WARN)
                         return error_setf(error, error_size, s->error ?: -EBADMSG,
                                           "%s", sym_archive_error_string(in) ?: "damaged archive");
-                r = check_entry(e, ret_root, error, error_size);
+                r = check_entry(e, root, error, error_size);
                 if (r < 0)
                         return r;
                 if (sym_archive_write_header(out, e) < ARCHIVE_WARN)
@@ -200,17 +202,17 @@ static int unpack_entries(struct archive *in, struct archive *out, Source *s, bo
         return 0;
 }
 
-int tar_unpack(int dir_fd, tar_read_t read, void *userdata, bool *ret_root_entry, char *error, size_t error_size) {
+int tar_unpack(int dir_fd, tar_read_t read, void *userdata, TarRoot *ret_root, char *error, size_t error_size) {
         Source s = { .read = read, .userdata = userdata };
         struct archive *in = NULL, *out = NULL;
         _cleanup_close_ int old_cwd = -1;
         const char *missing;
-        bool root = false;
+        TarRoot root = {};
         int r;
 
         assert(dir_fd >= 0);
         assert(read);
-        assert(ret_root_entry);
+        assert(ret_root);
         assert(error && error_size > 0);
 
         error[0] = 0;
@@ -243,6 +245,6 @@ int tar_unpack(int dir_fd, tar_read_t read, void *userdata, bool *ret_root_entry
         if (old_cwd >= 0)
                 (void) fchdir(old_cwd);
         if (r >= 0)
-                *ret_root_entry = root;
+                *ret_root = root;
         return r;
 }

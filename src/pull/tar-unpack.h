@@ -23,14 +23,23 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/** What the archive said about the tree's own directory ("." or "./"). */
+typedef struct TarRoot {
+        bool present;
+        mode_t mode;                    /* permission bits */
+        uid_t uid;
+        gid_t gid;
+} TarRoot;
+
 /** Supplies archive bytes: @ret bytes, 0 at the end, or negative errno. */
 typedef long (*tar_read_t)(void *userdata, void *buf, size_t size);
 
 /**
  * Unpack into the directory dir_fd refers to. The calling thread's working directory is the same
  * afterwards, and no other thread's changes.
- * @v ret_root_entry  set when the archive had an entry for the root (whose mode it then got)
+ * @v ret_root  the archive's entry for the directory itself, if any: it is NOT applied (the directory
+ *            stays 0700 while it is a temporary), the caller applies it once the tree is in place
  * @v error           reason on failure (names from the archive included as they are: escape them)
  * @ret 0, -EBADMSG for a damaged or hostile archive, -ENOSPC, other negative errno
  */
-int tar_unpack(int dir_fd, tar_read_t read, void *userdata, bool *ret_root_entry, char *error, size_t error_size);
+int tar_unpack(int dir_fd, tar_read_t read, void *userdata, TarRoot *ret_root, char *error, size_t error_size);

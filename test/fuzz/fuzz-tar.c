@@ -95,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         char top[] = "/tmp/urlboot-fuzz-tar.XXXXXX", p[3][PATH_MAX], error[256], cwd[PATH_MAX], cwd_after[PATH_MAX];
         struct stat tree_st, st, canary_st, inner_st, dir_st;
         Input in = { data, size, 0 };
-        bool root_entry;
+        TarRoot root;
         int tree_fd;
 
         if (!getcwd(cwd, sizeof cwd) || !mkdtemp(top))
@@ -117,7 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 abort();
         p[2][strlen(p[2]) - strlen("/inner")] = 0;
 
-        (void) tar_unpack(tree_fd, input_read, &in, &root_entry, error, sizeof error);
+        (void) tar_unpack(tree_fd, input_read, &in, &root, error, sizeof error);
 
         /* The tree is still the very directory we made. */
         if (lstat(p[0], &st) < 0 || !S_ISDIR(st.st_mode) || st.st_ino != tree_st.st_ino || st.st_dev != tree_st.st_dev)

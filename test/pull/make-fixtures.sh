@@ -96,7 +96,7 @@ make('dotslash-symlink.tar', [('dir', 'etc'), ('symlink', './/.', '../victimdir'
 make('dot-file.tar', [('file', './', '', b'not a tree\n', 0o644)])
 make('hardlink-to-root.tar', [('dir', './'), ('hardlink', 'x', '.')])
 # What the tree may hold but nobody but root may reach: a device node and a setuid binary.
-make('devnodes.tar', [('dir', './'), ('chr', 'mem', (1, 1), b'', 0o666), ('file', 'suid', '', b'#!/bin/sh\n', 0o4755)])
+make('devnodes.tar', [('dir', './', '', b'', 0o751), ('chr', 'mem', (1, 1), b'', 0o666), ('file', 'suid', '', b'#!/bin/sh\n', 0o4755)])
 # A name that would forge a log line and clear the screen if printed as it is.
 make('log-injection.tar', [('file', '../x\n<0>urlboot-pull: Downloaded and verified OK\x1b[2J', '', b'x')])
 PY
