@@ -7,8 +7,9 @@
  *   does this itself). systemd 252's fstab-generator also sees "root=bind:..." and writes a useless
  *   sysroot.mount for a device called "bind:..." into the normal directory; ours goes into the early
  *   directory, which comes first in the unit search path (systemd.generator(7)), so ours is the one loaded.
- * - root=gpt-auto: systemd 252's gpt-auto generator only mounts /dev/gpt-auto-root when the boot
- *   loader set LoaderDevicePartUUID; without it (a UKI booted straight from a URL) we do it.
+ * - root=gpt-auto(-force): systemd 252's gpt-auto generator only mounts /dev/gpt-auto-root when the
+ *   boot loader set LoaderDevicePartUUID; without it (a UKI booted straight from a URL) we do it, with
+ *   the mount options systemd 262 picks.
  * - Whenever there are pull expressions, the root and /usr mounts are ordered after urlboot-imports.target.
  */
 #include <errno.h>
@@ -33,6 +34,7 @@ typedef struct RootConfig {
         char *root, *rootfstype, *rootflags;
         char *usr, *usrfstype, *usrflags;
         int rw;                 /* -1 unset, else the last of "ro"/"rw" */
+        bool roothash_last;     /* roothash= came after root=: a verity root, not a discovered one */
 } RootConfig;
 
 static void root_config_done(RootConfig *c) {
@@ -86,6 +88,11 @@ static int parse_root_key(const char *key, const char *value, void *userdata) {
                         c->rw = 1;
                 return 0;
         }
+        /* As systemd's gpt-auto generator: whichever of root= and roothash= comes last decides. */
+        if (proc_cmdline_key_streq(key, "roothash"))
+                c->roothash_last = true;
+        else if (proc_cmdline_key_streq(key, "root"))
+                c->roothash_last = false;
         if (!root_key_is_ours(key))
                 return 0;
         /* Values end up in What=, Type= and Options=: one with a line end would add a directive. */
@@ -221,12 +228,13 @@ static int write_mount_unit(const char *dir, const char *unit, const char *descr
         return generator_close_unit_file(f, unit);
 }
 
-static int add_bind_root(const GeneratorDirs *d, const RootConfig *c, const char *path) {
-        _cleanup_free_ char *extra = NULL, *options = NULL, *what = unit_specifier_escape(path);
+static int add_bind_root(const GeneratorDirs *d, RootConfig *c, const char *path) {
+        _cleanup_free_ char *extra = NULL, *options = NULL, *timeout = NULL, *what = unit_specifier_escape(path);
         int r;
 
-        if (!what || bind_extras(c->rootflags, &extra) < 0 ||
-            build_options(c->rootflags, c->rw, true, extra, &options) < 0)
+        /* A directory has no device to wait for: systemd drops x-systemd.device-timeout= here. */
+        if (!what || options_take_device_timeout(&c->rootflags, &timeout) < 0 ||
+            bind_extras(c->rootflags, &extra) < 0 || build_options(c->rootflags, c->rw, true, extra, &options) < 0)
                 return log_oom();
 
         r = write_mount_unit(d->early, "sysroot.mount", "Root Directory (bind mount)",
@@ -267,6 +275,32 @@ static int add_bind_usr(const GeneratorDirs *d, const RootConfig *c, const char 
         return generator_add_symlink(d->early, "initrd-fs.target", "requires", "sysroot-usr.mount");
 }
 
+static bool fstype_in(const char *fstype, const char *const *list) {
+        for (; fstype && *list; list++)
+                if (streq(fstype, *list))
+                        return true;
+        return false;
+}
+
+/* The options systemd's gpt-auto generator gives a discovered root: "norecovery" when read-only (so
+ * ext4/xfs/btrfs really do not write), "discard", then ro|rw, nodev, suid, exec, then rootflags=. The
+ * file system tables are systemd's own lists (it also asks the running kernel about others). */
+static int gpt_auto_options(const char *fstype, bool rw, const char *flags, char **ret) {
+        static const char *const norecovery[] = { "ext3", "ext4", "xfs", "btrfs", NULL };
+        static const char *const discard[] = { "btrfs", "exfat", "ext4", "f2fs", "jfs", "vfat", "xfs", NULL };
+        char *o = NULL;
+
+        if ((!rw && fstype_in(fstype, norecovery) && append_flags(&o, "norecovery") < 0) ||
+            (fstype_in(fstype, discard) && append_flags(&o, "discard") < 0) ||
+            append_flags(&o, rw ? "rw,nodev,suid,exec" : "ro,nodev,suid,exec") < 0 ||
+            append_flags(&o, flags) < 0) {
+                free(o);
+                return -ENOMEM;
+        }
+        *ret = o;
+        return 0;
+}
+
 static int add_gpt_auto_root(const GeneratorDirs *d, RootConfig *c) {
         _cleanup_free_ char *device = NULL, *timeout = NULL, *options = NULL, *fsck = NULL, *text = NULL;
         int r;
@@ -284,23 +318,26 @@ static int add_gpt_auto_root(const GeneratorDirs *d, RootConfig *c) {
                 log_warning("Ignoring invalid x-systemd.device-timeout=%s.", timeout);
                 timeout = mfree(timeout);
         }
-        if (build_options(c->rootflags, c->rw > 0 ? 1 : -1, false, NULL, &options) < 0)
+        if (gpt_auto_options(c->rootfstype, c->rw > 0, c->rootflags, &options) < 0)
                 return log_oom();
 
         if (asprintf(&text,
                      "Before=initrd-root-fs.target\n"
                      "Requires=%1$s\n"
                      "After=%1$s\n"
+                     "After=blockdev@%2$s.target\n"
                      "After=urlboot-imports.target\n"
                      "Wants=urlboot-imports.target\n",
-                     fsck) < 0)
+                     fsck, device) < 0)
                 return log_oom();
 
-        r = write_mount_unit(d->normal, "sysroot.mount", "Root Partition (discovered)", text, GPT_AUTO_ROOT, "/sysroot",
+        /* The early directory: systemd 252's fstab-generator takes root=gpt-auto-force for a device of that
+         * name and writes its sysroot.mount into the normal one. */
+        r = write_mount_unit(d->early, "sysroot.mount", "Root Partition (discovered)", text, GPT_AUTO_ROOT, "/sysroot",
                              c->rootfstype, options);
         if (r < 0)
                 return r;
-        r = generator_add_symlink(d->normal, "initrd-root-fs.target", "requires", "sysroot.mount");
+        r = generator_add_symlink(d->early, "initrd-root-fs.target", "requires", "sysroot.mount");
         if (r < 0)
                 return r;
 
@@ -351,7 +388,15 @@ static int handle_root(const GeneratorDirs *d, RootConfig *c, int version, bool 
                 }
                 return add_bind_root(d, c, bind);
         }
-        if (streq_ptr(c->root, "gpt-auto") && !systemd_mounts_gpt_auto(version))
+        if (!streq_ptr(c->root, "gpt-auto") && !streq_ptr(c->root, "gpt-auto-force"))
+                return 0;
+        if (c->roothash_last) {
+                log_info("roothash= comes after root=%s: not mounting a discovered root (urlboot does not set up "
+                         "verity roots).", c->root);
+                return 0;
+        }
+        /* "-force" only means "whatever the factory reset state", which systemd 252 does not have. */
+        if (!systemd_mounts_gpt_auto(version))
                 return add_gpt_auto_root(d, c);
         return 0;
 }
