@@ -128,6 +128,8 @@ typedef struct Args {
         bool json;
         char *pinned;
         char **mirrors;
+        char *derived_name;             /* NAME when derived from the URL */
+        char *resolved_root;            /* the image root, absolute */
 } Args;
 
 static int parse_verify(Args *a, const char *v) {
@@ -262,90 +264,88 @@ static int parse_args(int argc, char *argv[], Args *a) {
         return 0;
 }
 
+static void args_done(Args *a) {
+        strv_free(a->mirrors);
+        free(a->pinned);
+        free(a->derived_name);
+        free(a->resolved_root);
+}
+
+/* NAME, or the one derived from the URL. @ret 0 or -EINVAL (logged) */
+static int resolve_name(Args *a) {
+        if (a->o.name) {
+                if (!image_name_is_valid(a->o.name))
+                        return log_error_errno(EINVAL, "'%s' is not a valid image name.", a->o.name);
+                return 0;
+        }
+        if (image_name_from_url(a->o.url, a->o.type == IMAGE_TAR, &a->derived_name) < 0)
+                return log_error_errno(EINVAL, "Cannot derive an image name from '%s'; give one as NAME.", a->o.url);
+        a->o.name = a->derived_name;
+        return 0;
+}
+
+/* The image root, created if missing. @ret 0 or negative errno (logged) */
+static int prepare_image_root(Args *a) {
+        const char *root = a->image_root ?: image_root(a->class, in_initrd());
+        int r;
+
+        /* 0700 as systemd keeps /var/lib/machines: images hold setuid binaries and device nodes. */
+        r = mkdir_parents(root, 0755);
+        if (r >= 0)
+                r = mkdir_p(root, 0700);
+        if (r < 0)
+                return log_error_errno(r, "Failed to create %s: %m", root);
+        /* Absolute, for messages and the report (the job itself works on the root's descriptor). */
+        a->resolved_root = realpath(root, NULL);
+        if (!a->resolved_root)
+                return log_error_errno(errno, "Failed to resolve %s: %m", root);
+        a->o.image_root = a->resolved_root;
+        return 0;
+}
+
+/* What the job needs before any byte is fetched: a tarball is useless if it cannot be unpacked. */
+static int load_libraries(const Args *a) {
+        const char *missing;
+
+        if (a->o.type == IMAGE_TAR && libarchive_load(&missing) < 0)
+                return log_error_errno(EOPNOTSUPP, "Cannot unpack tarballs: %s.", missing);
+        if (http_global_init() < 0)
+                return log_error_errno(EIO, "Failed to initialize libcurl.");
+        return 0;
+}
+
 int main(int argc, char *argv[]) {
-        Args a = {
+        _cleanup_(args_done) Args a = {
                 .o = { .verify = IMPORT_VERIFY_SIGNATURE, .retries = 5, .retry_wait_total = RETRY_WAIT_TOTAL_SEC,
                        .stall_timeout = 30, .cancel = &cancelled },
                 .class = IMAGE_MACHINE,
         };
-        _cleanup_free_ char *derived = NULL, *root = NULL;
         struct sigaction sa = { .sa_handler = on_signal };
         PullReport report;
         char error[1024];
         int r;
 
         log_set_program("urlboot-pull");
-
-        r = parse_args(argc, argv, &a);
-        if (r < 0)
+        if (parse_args(argc, argv, &a) < 0 || resolve_name(&a) < 0)
                 return EXIT_USAGE;
-
-        if (!a.o.name) {
-                r = image_name_from_url(a.o.url, a.o.type == IMAGE_TAR, &derived);
-                if (r < 0) {
-                        log_error("Cannot derive an image name from '%s'; give one as NAME.", a.o.url);
-                        return EXIT_USAGE;
-                }
-                a.o.name = derived;
-        } else if (!image_name_is_valid(a.o.name)) {
-                log_error("'%s' is not a valid image name.", a.o.name);
-                return EXIT_USAGE;
-        }
         a.o.sha256 = a.pinned;
         a.o.mirrors = a.mirrors;
         if (a.o.memory_budget == 0)
                 a.o.memory_budget = default_memory_budget();
-
-        if (!a.image_root)
-                a.image_root = image_root(a.class, in_initrd());
-        /* 0700 as systemd keeps /var/lib/machines: images hold setuid binaries and device nodes. */
-        r = mkdir_parents(a.image_root, 0755);
-        if (r >= 0)
-                r = mkdir_p(a.image_root, 0700);
-        if (r < 0) {
-                log_error_errno(r, "Failed to create %s: %m", a.image_root);
+        if (prepare_image_root(&a) < 0 || load_libraries(&a) < 0)
                 return EXIT_FAILURE;
-        }
-        /* Absolute and without symlinks: libarchive's symlink guard checks every component. */
-        root = realpath(a.image_root, NULL);
-        if (!root) {
-                log_error_errno(errno, "Failed to resolve %s: %m", a.image_root);
-                return EXIT_FAILURE;
-        }
-        a.o.image_root = root;
 
         (void) sigaction(SIGINT, &sa, NULL);
         (void) sigaction(SIGTERM, &sa, NULL);
-
-        /* Before any byte is fetched: a tarball is useless if it cannot be unpacked. */
-        if (a.o.type == IMAGE_TAR) {
-                const char *missing;
-
-                if (libarchive_load(&missing) < 0) {
-                        log_error("Cannot unpack tarballs: %s.", missing);
-                        return EXIT_FAILURE;
-                }
-        }
-
-        if (http_global_init() < 0) {
-                log_error("Failed to initialize libcurl.");
-                return EXIT_FAILURE;
-        }
-
         r = pull_run(&a.o, &report, error, sizeof error);
         if (r < 0) {
                 log_error("%s", error[0] ? error : strerror(-r));
-                strv_free(a.mirrors);
-                free(a.pinned);
                 return EXIT_FAILURE;
         }
-
         if (a.json)
                 print_report(&report);
         else
                 log_info("Downloaded %s to %s.", report.url, report.path);
         pull_report_done(&report);
-        strv_free(a.mirrors);
-        free(a.pinned);
         return EXIT_SUCCESS;
 }
