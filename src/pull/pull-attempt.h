@@ -21,6 +21,8 @@ typedef struct Attempt {
         const PullOptions *o;
         PullReport *report;
         const char *url;
+        size_t url_index;               /* url is the image's URL (0) or mirror url_index */
+        bool new_server;                /* the next answer is the first from a mirror we moved on to */
         int root_fd;                    /* the image root (not ours to close) */
         const char *final_name;         /* NAME.raw or NAME, in the image root */
         char *final_path;               /* the same as a path, for messages */

@@ -45,10 +45,30 @@ int attempt_fail(Attempt *a, int r, const char *fmt, ...) {
 
 /* ---- the network side ---- */
 
+/* The first answer of a mirror taking over mid-file: its own validator, but the same size. */
+static int on_new_server_headers(Attempt *a, const HttpResponse *resp, const char *validator) {
+        a->new_server = false;
+        free(a->validator);
+        a->validator = validator ? strdup(validator) : NULL;
+        if (validator && !a->validator)
+                return -ENOMEM;
+        if (a->total >= 0 && resp->total_size >= 0 && resp->total_size != a->total)
+                return attempt_fail(a, -ESTALE, "The mirror %s serves %lld bytes, not %lld as the first server did.",
+                                    a->url, (long long) resp->total_size, (long long) a->total);
+        if (resp->partial) {
+                if (a->report->n_resumes < PULL_RESUMES_MAX)
+                        a->report->resumed_at[a->report->n_resumes] = a->received;
+                a->report->n_resumes++;
+        }
+        return 0;
+}
+
 static int on_headers(const HttpResponse *resp, void *userdata) {
         Attempt *a = userdata;
         const char *v = resp->etag ?: resp->last_modified;
 
+        if (a->new_server)
+                return on_new_server_headers(a, resp, v);
         if (!a->seen_headers) {
                 a->seen_headers = true;
                 a->total = resp->total_size;
@@ -106,7 +126,7 @@ bool attempt_sleep(const PullOptions *o, unsigned seconds) {
         return !(o->cancel && *o->cancel);
 }
 
-static int download(Attempt *a) {
+static int download_from_current(Attempt *a) {
         const PullOptions *o = a->o;
         RetryPolicy policy = { .max_retries = o->retries, .max_wait_total = o->retry_wait_total };
         char why[512];
@@ -160,6 +180,32 @@ static int download(Attempt *a) {
                             a->received > 0 ? ", resuming" : "");
                 if (!attempt_sleep(o, delay))
                         return attempt_fail(a, -EINTR, "Interrupted.");
+        }
+}
+
+/* The URL for attempt i: the image's, then each mirror's. */
+static const char *url_of(const PullOptions *o, size_t i) {
+        return i == 0 ? o->url : o->mirrors[i - 1];
+}
+
+/* Whether a URL that failed for good mid-file can hand over to the next mirror at the same byte:
+ * only when the digest is known (pinned or listed), which catches a mirror serving something else. */
+static bool can_continue_on_mirror(const Attempt *a, int r) {
+        return r != -EINTR && r != -ENOSPC && r != -ESTALE && !(a->o->cancel && *a->o->cancel) && a->received > 0 &&
+               a->expected[0] && a->url_index < strv_length(a->o->mirrors);
+}
+
+static int download(Attempt *a) {
+        for (;;) {
+                int r = download_from_current(a);
+
+                if (r >= 0 || !can_continue_on_mirror(a, r))
+                        return r;
+                a->url = url_of(a->o, ++a->url_index);
+                a->new_server = true;
+                log_warning("%s Continuing at byte %llu from mirror %s.", a->error, (unsigned long long) a->received,
+                            a->url);
+                a->error[0] = 0;
         }
 }
 
@@ -254,11 +300,6 @@ static double now_seconds(void) {
         return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
 }
 
-/* The URL for attempt i: the image's, then each mirror's. */
-static const char *url_of(const PullOptions *o, size_t i) {
-        return i == 0 ? o->url : o->mirrors[i - 1];
-}
-
 static int run_attempts(const PullOptions *o, int root_fd, const char *final_name, const char *final_path,
                         PullReport *report, char *error, size_t error_size) {
         size_t n_urls = 1 + strv_length(o->mirrors);
@@ -269,6 +310,7 @@ static int run_attempts(const PullOptions *o, int root_fd, const char *final_nam
                         .o = o,
                         .report = report,
                         .url = url_of(o, i),
+                        .url_index = i,
                         .root_fd = root_fd,
                         .final_name = final_name,
                         .fd = -1,
@@ -290,6 +332,8 @@ static int run_attempts(const PullOptions *o, int root_fd, const char *final_nam
                 error[0] = 0;
                 r = run_attempt(&a);
                 report->received += a.received;
+                /* The attempt may have moved on to later mirrors itself. */
+                i = a.url_index;
                 cleanup_attempt(&a);
                 if (r >= 0) {
                         report->url = strdup(url_of(o, i));

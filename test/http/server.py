@@ -7,6 +7,7 @@ rest of the path, so every test case is just a URL:
   /f=reset:1000000/disk.raw.zst     the first response resets the connection after 1000000 body bytes
   /f=reset-always:1000/x            every response resets after 1000 bytes
   /f=truncate:1000/x                the first response ends (cleanly) after 1000 bytes
+  /f=truncate-always:1000/x         every response ends (cleanly) after 1000 bytes
   /f=stall:1000:5/x                 the first response stops for 5 s after 1000 bytes
   /f=status:503:2:1/x               the first 2 requests get 503 with Retry-After: 1 (":0" = no header)
   /f=norange/x                      Range and If-Range are ignored (always 200)
@@ -20,9 +21,13 @@ rest of the path, so every test case is just a URL:
   /f=overlong:1000/x                206 answers are chunked and send 1000 bytes past the end
   /f=bigheader:300000/x             every answer carries a 300000-byte header
   /f=redirect-http:PORT/x           302 to http://127.0.0.1:PORT/x (from an https server: a downgrade)
+  /f=pause:20000000:20/x            once 20000000 body bytes of this URL were sent (all requests together),
+                                    every answer stops for 20 s (the server "goes away" and comes back)
 Faults combine with ",": /f=reset:1000,norange/x. Counters are per URL.
 
 With --tls-cert and --tls-key it speaks HTTPS instead (for --ca tests).
+
+Range requests: "bytes=N-" and "bytes=A-B" (one range; nbdkit's curl plugin asks for closed ranges).
 
 GET /_stats returns JSON: per URL the number of requests and body bytes sent. POST /_reset clears it.
 """
@@ -31,6 +36,7 @@ import email.utils
 import http.server
 import json
 import os
+import re
 import socket
 import socketserver
 import struct
@@ -41,6 +47,7 @@ import urllib.parse
 
 STATS = {}
 LOCK = threading.Lock()
+PAUSES = {}     # URL path -> monotonic time until which its answers wait (pause fault)
 
 
 def parse_faults(path):
@@ -74,6 +81,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.path == '/_reset':
             with LOCK:
                 STATS.clear()
+                PAUSES.clear()
             self.reply_simple(200, b'ok\n')
         else:
             self.reply_simple(404, b'no\n')
@@ -127,22 +135,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
             etag = f'"changed-{nth}"'
         last_modified = email.utils.formatdate(st.st_mtime, usegmt=True)
 
-        start, code = 0, 200
+        start, end, code = 0, size, 200
         rng = self.headers.get('Range')
-        if rng and 'norange' not in faults and rng.startswith('bytes=') and rng.endswith('-'):
+        m = re.fullmatch(r'bytes=(\d+)-(\d*)', rng) if rng and 'norange' not in faults else None
+        if m:
             if_range = self.headers.get('If-Range')
             if if_range is None or if_range in (etag, last_modified):
-                start = int(rng[6:-1])
+                start = int(m.group(1))
                 if start >= size:
                     return self.reply_simple(416, b'', [('Content-Range', f'bytes */{size}')])
+                if m.group(2):
+                    if int(m.group(2)) < start:
+                        return self.reply_simple(416, b'', [('Content-Range', f'bytes */{size}')])
+                    end = min(size, int(m.group(2)) + 1)
                 code = 206
 
-        length = size - start
+        length = end - start
         claimed = length
         if 'lie' in faults and nth == 1:
             claimed = length + int(faults['lie'])
         # Content-Range as sent: (first, last, total); what is read from the file: start, length.
-        cr = (start, size - 1, size)
+        cr = (start, end - 1, size)
         if code == 206 and 'crstart' in faults:
             start, length, claimed, cr = 0, size, size, (0, size - 1, size)
         if code == 206 and 'crtotal' in faults:
@@ -178,6 +191,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             cut = (int(faults['reset-always']), 'reset')
         if 'truncate' in faults and first:
             cut = (int(faults['truncate']), 'close')
+        if 'truncate-always' in faults:
+            cut = (int(faults['truncate-always']), 'close')
         if 'lie' in faults and first:
             cut = (length, 'close')
         stall = None
@@ -185,6 +200,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             at, secs = faults['stall'].split(':')
             stall = (int(at), float(secs))
         rate = int(faults['slow']) if 'slow' in faults else None
+        pause = None
+        if 'pause' in faults:
+            at, secs = faults['pause'].split(':')
+            pause = (int(at), float(secs))
 
         sent = 0
         t0 = time.monotonic()
@@ -198,6 +217,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     limits.append(cut[0] - sent)
                 if stall and stall[0] > sent:
                     limits.append(stall[0] - sent)
+                if pause:
+                    self.wait_for_pause(url.path, *pause)
                 data = f.read(min([chunk] + limits))
                 if not data:
                     break
@@ -220,6 +241,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
                         time.sleep(ahead)
         if cut and cut[1] == 'close':
             self.abort('close')
+
+    def wait_for_pause(self, key, at, secs):
+        """The pause fault: the first time this URL has sent `at` bytes, every answer waits `secs` s."""
+        with LOCK:
+            until = PAUSES.get(key)
+            if until is None and STATS.get(key, {}).get('bytes', 0) >= at:
+                until = PAUSES[key] = time.monotonic() + secs
+                if self.server.verbose:
+                    sys.stderr.write(f'server: pausing {key} for {secs} s\n')
+        if until is not None and time.monotonic() < until:
+            self.wfile.flush()
+            time.sleep(until - time.monotonic())
 
     def send_chunked(self, full, start, length, extra):
         """The range, then extra bytes that are not part of the file, as chunks."""

@@ -235,6 +235,16 @@ def run_case(build, fx, base, fields, workdir):
             n = stats.get(url_path, {}).get('requests', 0)
             if n < int(check[10:]):
                 problems.append(f'{n} requests, expected {check}')
+        elif check.startswith('mirror-sent'):
+            # bytes the server sent for the --mirror= URL, compared with the file's size (<F or >=F)
+            mirror = next(a.split('=', 1)[1] for a in args.split() if a.startswith('--mirror='))
+            mpath = mirror.replace(base, '')
+            served = os.path.getsize(os.path.join(srv, mpath.split('/')[-1]))
+            sent = stats.get(mpath, {}).get('bytes', 0)
+            op, f = check[len('mirror-sent'):len('mirror-sent') + 2].rstrip('0123456789.'), check[len('mirror-sent') + 1:].lstrip('=')
+            limit = float(f) * served
+            if (op == '<' and not sent < limit) or (op == '>=' and not sent >= limit):
+                problems.append(f'the mirror sent {sent} bytes of a {served}-byte file ({check})')
         elif check.startswith('requests<='):
             n = stats.get(url_path, {}).get('requests', 0)
             if n > int(check[10:]):
