@@ -6,6 +6,7 @@
  * Each transfer becomes urlboot-import@<escaped image path>.service, which runs urlboot-pull;
  * with "blockdev" also urlboot-loop@<same>.service. Both are wanted by urlboot-imports.target,
  * which the root mount is ordered after (urlboot-root-generator). Nothing is downloaded here.
+ * A "lazy" transfer is one urlboot-lazy@<same>.service instead (lazy-unit.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "error-buf.h"
 #include "generator.h"
 #include "initrd.h"
+#include "lazy-unit.h"
 #include "log.h"
 #include "pull-config.h"
 #include "pull-expression.h"
@@ -31,6 +33,8 @@ typedef struct Context {
         bool initrd;
         char *stub_url;
         int stub_url_error;     /* 0 when stub_url is set, else why not */
+        VerityPins pins;        /* roothash=, usrhash= (lazy transfers are verified with them) */
+        char pins_error[ERROR_BUF_MIN]; /* why they could not be read, if so */
         int n_refused;
         int n_units;
 } Context;
@@ -130,21 +134,35 @@ static int write_import_unit(Context *c, const PullExpression *e, const char *un
         return generator_close_unit_file(f, unit);
 }
 
+static int write_lazy_unit(Context *c, const PullExpression *e, const char *unit) {
+        LazyUnitSettings s = {
+                .initrd = c->initrd,
+                .success_action = c->config->success_action,
+                .failure_action = c->config->failure_action,
+                .pins = &c->pins,
+        };
+        int r = lazy_unit_write(c->dirs->normal, unit, GENERATOR_NAME, e, &s);
+
+        if (r < 0 && r != -EEXIST)
+                return log_error_errno(r, "Failed to write unit file %s: %m", unit);
+        return r;
+}
+
 static int add_transfer(Context *c, const PullExpression *e, const char *expression) {
         _cleanup_free_ char *unit = NULL, *loop_unit = NULL;
         int r;
 
-        r = unit_name_from_path_instance("urlboot-import", e->image_path, ".service", &unit);
+        r = unit_name_from_path_instance(e->lazy ? "urlboot-lazy" : "urlboot-import", e->image_path, ".service", &unit);
         if (r < 0)
                 return log_error_errno(r, "Cannot make a unit name for image path %s, ignoring pull expression '%s': %m",
                                        e->image_path, expression);
-        if (e->blockdev) {
+        if (e->blockdev && !e->lazy) {
                 r = unit_name_from_path_instance("urlboot-loop", e->image_path, ".service", &loop_unit);
                 if (r < 0)
                         return log_oom();
         }
 
-        r = write_import_unit(c, e, unit, loop_unit);
+        r = e->lazy ? write_lazy_unit(c, e, unit) : write_import_unit(c, e, unit, loop_unit);
         if (r == -EEXIST)
                 return log_error_errno(r, "Image %s is already requested by an earlier pull expression, ignoring '%s'.",
                                        e->image_path, expression);
@@ -190,6 +208,10 @@ static int process_expression(Context *c, const char *expression) {
         r = pull_expression_resolve(e, c->stub_url, c->initrd, reason, sizeof reason);
         if (r == -ENOMEM)
                 return log_oom();
+        if (r >= 0 && e->lazy && c->pins_error[0])
+                r = error_setf(reason, sizeof reason, -EINVAL, "%s", c->pins_error);
+        else if (r >= 0)
+                r = lazy_check_pins(e, &c->pins, reason, sizeof reason);
         if (r < 0)
                 return log_error_errno(r, "Ignoring pull expression '%s': %s.", expression, reason[0] ? reason : "invalid");
         if (e->bootorigin)
@@ -224,11 +246,19 @@ int main(int argc, char *argv[]) {
 
         c.stub_url_error = efi_get_variable_string("StubDeviceURL", EFI_VENDOR_LOADER_STR, &c.stub_url);
 
+        /* Only lazy transfers need them: a malformed one refuses those alone. */
+        r = verity_pins_load(&c.pins, c.pins_error, sizeof c.pins_error);
+        if (r == -ENOMEM) {
+                log_oom();
+                return EXIT_FAILURE;
+        }
+
         STRV_FOREACH(x, config.expressions)
                 if (process_expression(&c, *x) < 0)
                         c.n_refused++;
 
         free(c.stub_url);
+        verity_pins_done(&c.pins);
         pull_config_done(&config);
         return c.n_refused > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

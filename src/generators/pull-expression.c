@@ -74,6 +74,8 @@ static int parse_option(PullExpression *e, const char *opt, char *error, size_t 
                 e->blockdev = true;
         else if (streq(opt, "bootorigin"))
                 e->bootorigin = true;
+        else if (streq(opt, "lazy"))
+                e->lazy = true;
         else if ((v = startswith(opt, "runtime="))) {
                 r = parse_boolean(v);
                 if (r < 0)
@@ -109,6 +111,43 @@ static int parse_option(PullExpression *e, const char *opt, char *error, size_t 
                 e->type = image_type_from_string(opt);
         else
                 return error_setf(error, error_size, -EINVAL, "unknown option '%s'", opt);
+        return 0;
+}
+
+/* "lazy" uses blocks before the whole file is there: nothing that checks the whole file applies. */
+static int check_lazy(const PullExpression *e, char *error, size_t error_size) {
+        if (!e->lazy)
+                return 0;
+        if (e->type != IMAGE_RAW || !e->blockdev)
+                return error_setf(error, error_size, -EINVAL,
+                                  "option 'lazy' needs 'raw' and 'blockdev' (it attaches a disk image while it is copied)");
+        if (e->sha256)
+                return error_setf(error, error_size, -EINVAL,
+                                  "option 'lazy' cannot check 'sha256=' (the file is used before it is complete); "
+                                  "pin roothash= or usrhash= instead");
+        if (e->verify_explicit && e->verify != IMPORT_VERIFY_NO)
+                return error_setf(error, error_size, -EINVAL,
+                                  "option 'lazy' cannot check 'verify=%s' (the file is used before it is complete); "
+                                  "pin roothash= or usrhash= instead", import_verify_to_string(e->verify));
+        if (e->mirrors)
+                return error_setf(error, error_size, -EINVAL, "option 'lazy' reads from one URL: it takes no 'mirror='");
+        return 0;
+}
+
+/* Lazy reads the image in place: plain, or multi-block xz (nbdkit's xz filter), never a stream format. */
+static int check_lazy_url(const PullExpression *e, char *error, size_t error_size) {
+        static const char *const streams[] = { ".zst", ".gz", ".bz2", ".tgz" };
+        _cleanup_free_ char *name = NULL;
+
+        if (!e->lazy)
+                return 0;
+        if (url_last_component(e->url, &name) < 0)
+                return error_setf(error, error_size, -EINVAL, "option 'lazy' needs a URL naming a file, not '%s'", e->url);
+        for (size_t i = 0; i < ELEMENTSOF(streams); i++)
+                if (endswith(name, streams[i]))
+                        return error_setf(error, error_size, -EINVAL,
+                                          "option 'lazy' reads the image in place: '%s' must be uncompressed or "
+                                          "multi-block .xz, not %s", name, streams[i]);
         return 0;
 }
 
@@ -187,6 +226,9 @@ int pull_expression_parse(const char *s, PullExpression **ret, char *error, size
                 return error_setf(error, error_size, -EINVAL, "no image class (machine, portable, sysext, confext)");
         if (e->blockdev && e->type != IMAGE_RAW)
                 return error_setf(error, error_size, -EINVAL, "option 'blockdev' is only available for raw images");
+        r = check_lazy(e, error, error_size);
+        if (r < 0)
+                return r;
 
         *ret = TAKE_PTR(e);
         return 0;
@@ -244,6 +286,9 @@ int pull_expression_resolve(PullExpression *e, const char *stub_url, bool initrd
                 error[0] = 0;
 
         r = resolve_url(e, stub_url, error, error_size);
+        if (r < 0)
+                return r;
+        r = check_lazy_url(e, error, error_size);
         if (r < 0)
                 return r;
 
