@@ -40,7 +40,9 @@ int gpt_pick_root(const GptPartition *partitions, size_t n, const char *root_typ
         for (size_t i = 0; i < n; i++) {
                 const GptPartition *p = partitions + i;
 
-                if (!gpt_uuid_equal(p->type, root_type) || (p->flags & GPT_FLAG_NO_AUTO))
+                /* "_empty" marks a slot kept free for an update (systemd-sysupdate): never a root. */
+                if (!gpt_uuid_equal(p->type, root_type) || (p->flags & GPT_FLAG_NO_AUTO) ||
+                    (p->label && fstreq(p->label, "_empty")))
                         continue;
                 /* Strictly newer only: among equal labels the first partition wins. */
                 if (best < 0 || version_compare(p->label, partitions[best].label) > 0)

@@ -35,7 +35,8 @@ typedef struct GptPartition {
 } GptPartition;
 
 /**
- * Choose the root partition: the native root type, not no-auto, the newest label; the first of equals.
+ * Choose the root partition: the native root type, not no-auto, not labelled "_empty", the newest
+ * label; the first of equals.
  * @v root_type  the type to look for (normally gpt_root_type_native())
  * @ret index into partitions, or -1 when there is none
  */

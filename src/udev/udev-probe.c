@@ -3,7 +3,8 @@
  * @file
  * urlboot-udev-probe: udev properties for loop devices (IMPORT{program} in 60-urlboot.rules).
  *
- *   URLBOOT_LOOP_REF, URLBOOT_LOOP_REF_ENC    the loop device's reference (its lo_file_name)
+ *   URLBOOT_LOOP_REF, URLBOOT_LOOP_REF_ENC    the loop device's reference (its lo_file_name), also
+ *                                             as v258 names it: ID_LOOP_BACKING_FILENAME[_ENC]
  *   ID_PART_GPT_AUTO_ROOT_DISK=1, ID_PART_GPT_AUTO_ROOT_UUID   on a loop disk that provides the root
  *   ID_PART_GPT_AUTO_ROOT=1                   on that disk's root partition (systemd's 99-systemd.rules
  *                                             then links /dev/gpt-auto-root)
@@ -14,6 +15,7 @@
  */
 #include <blkid.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -121,23 +123,26 @@ static int read_partitions(const char *disk, Partition *ret, int max) {
         return n;
 }
 
-/* Does this disk provide the root, and which partition is it? */
-static int pick_root(const char *ref, const Partition *parts, int n) {
+/* Does this disk provide the root? */
+static bool disk_provides_root(const char *ref, const Partition *parts, int n) {
         _cleanup_free_ char *loader = NULL;
-        GptPartition gp[PARTITIONS_MAX];
-        bool eligible = false;
         int r;
 
         r = efi_get_variable_string("LoaderDevicePartUUID", EFI_VENDOR_LOADER_STR, &loader);
         if (r == -ENOENT)
-                eligible = streq(ref, "rootdisk") || streq(ref, "rootdisk.raw");
-        else if (r >= 0)
-                for (int i = 0; i < n; i++)
-                        if (gpt_uuid_equal(parts[i].uuid, loader) &&
-                            (gpt_uuid_equal(parts[i].type, GPT_ESP) || gpt_uuid_equal(parts[i].type, GPT_XBOOTLDR)))
-                                eligible = true;
-        if (!eligible)
-                return -1;
+                return streq(ref, "rootdisk") || streq(ref, "rootdisk.raw");
+        if (r < 0)
+                return false;
+        for (int i = 0; i < n; i++)
+                if (gpt_uuid_equal(parts[i].uuid, loader) &&
+                    (gpt_uuid_equal(parts[i].type, GPT_ESP) || gpt_uuid_equal(parts[i].type, GPT_XBOOTLDR)))
+                        return true;
+        return false;
+}
+
+/* Its root partition: an index into parts, or -1. */
+static int pick_root(const Partition *parts, int n) {
+        GptPartition gp[PARTITIONS_MAX];
 
         for (int i = 0; i < n; i++)
                 gp[i] = (GptPartition) { .type = parts[i].type, .uuid = parts[i].uuid,
@@ -180,6 +185,10 @@ int main(int argc, char *argv[]) {
                 log_error_errno(r, "Cannot read the loop status of %s: %m", d.disk);
                 return EXIT_FAILURE;
         }
+        /* v258's ID_LOOP_BACKING_DEVICE/_INODE (/dev/disk/by-loop-inode/), for every loop device. */
+        if (info.backing_inode != 0)
+                printf("ID_LOOP_BACKING_DEVICE=%u:%u\nID_LOOP_BACKING_INODE=%" PRIu64 "\n",
+                       major((dev_t) info.backing_dev), minor((dev_t) info.backing_dev), info.backing_inode);
         if (!info.ref[0])
                 return EXIT_SUCCESS;
 
@@ -189,19 +198,21 @@ int main(int argc, char *argv[]) {
         /* udev reads one KEY=VALUE per line: a reference with a newline (anyone with the disk group
          * can set one) must not add lines of its own. The encoded form is always safe. */
         if (loop_ref_is_valid(info.ref))
-                printf("URLBOOT_LOOP_REF=%s\n", info.ref);
-        printf("URLBOOT_LOOP_REF_ENC=%s\n", enc);
+                printf("URLBOOT_LOOP_REF=%s\nID_LOOP_BACKING_FILENAME=%s\n", info.ref, info.ref);
+        /* ID_LOOP_BACKING_FILENAME*: v258's names, so rules written for v258 find the reference on 252. */
+        printf("URLBOOT_LOOP_REF_ENC=%s\nID_LOOP_BACKING_FILENAME_ENC=%s\n", enc, enc);
 
         n = read_partitions(d.disk, parts, PARTITIONS_MAX);
-        if (n <= 0)
+        if (n <= 0 || !disk_provides_root(info.ref, parts, n))
                 return EXIT_SUCCESS;
-        root = pick_root(info.ref, parts, n);
-        if (root < 0)
-                return EXIT_SUCCESS;
+        root = pick_root(parts, n);
 
-        if (d.partno == 0)
-                printf("ID_PART_GPT_AUTO_ROOT_DISK=1\nID_PART_GPT_AUTO_ROOT_UUID=%s\n", parts[root].uuid);
-        else if (parts[root].partno == d.partno)
+        /* As v258: the disk is marked even when it has no root partition for us (e.g. /usr only). */
+        if (d.partno == 0) {
+                printf("ID_PART_GPT_AUTO_ROOT_DISK=1\n");
+                if (root >= 0)
+                        printf("ID_PART_GPT_AUTO_ROOT_UUID=%s\n", parts[root].uuid);
+        } else if (root >= 0 && parts[root].partno == d.partno)
                 printf("ID_PART_GPT_AUTO_ROOT=1\n");
         return EXIT_SUCCESS;
 }

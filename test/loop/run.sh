@@ -95,7 +95,8 @@ check "root-1.10 is chosen over root-1.9 (and arm64 ignored)" \
 "$loop" detach "$d"
 gpt "$tmp/arm.raw" "size=8M, type=$ARM64, name=\"root-arm64\""
 d=$(attach --ref=rootdisk.raw "$tmp/arm.raw")
-check "an arm64 root partition is ignored on x86-64" "! grep -q GPT_AUTO <<<\"\$('$probe' $d)\""
+check "an arm64 root partition is ignored on x86-64 (the disk is still the root disk, as in v258)" \
+	"prop \"\$('$probe' $d)\" ID_PART_GPT_AUTO_ROOT_DISK=1 && ! grep -q 'GPT_AUTO_ROOT_UUID\|GPT_AUTO_ROOT=' <<<\"\$('$probe' $d; '$probe' ${d}p1)\""
 "$loop" detach "$d"
 gpt "$tmp/noauto.raw" "size=8M, type=$X86, name=\"root-9\", attrs=\"GUID:63\"" "size=8M, type=$X86, name=\"root-1\""
 d=$(attach --ref=rootdisk "$tmp/noauto.raw")
