@@ -3,10 +3,11 @@
 
 Runs the test HTTP server on 127.0.0.1 and QEMU with user-mode networking; call it inside a private
 network namespace (test/netns-run.sh). Prints a JSON result: whether the marker appeared, the
-milestones' times in seconds since QEMU started, and where the serial log is.
+milestones' times in seconds since QEMU started, and where the serial log is. The same JSON goes
+beside the log (LOG without .log, plus .timeline.json) and the timeline to the end of the log.
 
   boot.py --srv DIR --bootfile PATH --log FILE [--timeout SEC] [--expect REGEX] [--fail REGEX]
-          [--vars FILE] [--smbios STRING]... [--memory MiB]
+          [--vars FILE] [--smbios STRING]... [--memory MiB] [--drive SERIAL=FILE]... [--tpm]
 """
 import argparse
 import json
@@ -27,9 +28,15 @@ MILESTONES = [
     ('uki', re.compile(r'urlboot: starting http')),
     ('kernel', re.compile(r'Linux version|\[\s*0\.0+\]')),
     ('initrd', re.compile(r'Running in initrd|Welcome to .*[Ii]nitrd|initrd-release')),
+    ('network_online', re.compile(r'Reached target .*Network is Online')),
     ('download_done', re.compile(r'Finished urlboot-import@|Downloaded http')),
     ('root_mounted', re.compile(r'Mounted .*/sysroot|Reached target .*Initrd Root File System')),
+    ('switch_root', re.compile(r'Switching root')),
     ('marker', re.compile(r'URLBOOT-ROOT-OK')),
+    # real guests (tools/guest): systemd's own target, then the runner's report
+    ('multi_user', re.compile(r'Reached target .*Multi-User System')),
+    ('guest_ready', re.compile(r'URLBOOT-GUEST-READY')),
+    ('guest_done', re.compile(r'URLBOOT-GUEST-DONE')),
 ]
 ANSI = re.compile(r'\x1b\[[0-9;=?]*[A-Za-z]')
 
@@ -45,6 +52,35 @@ def start_server(top, srv, tmp):
         time.sleep(0.05)
     proc.kill()
     raise RuntimeError('HTTP server did not start')
+
+
+def start_swtpm(tmp):
+    """A TPM 2.0 emulator on a socket in tmp; returns the process and QEMU's arguments for it."""
+    state = os.path.join(tmp, 'tpm')
+    os.makedirs(state)
+    sock = os.path.join(tmp, 'swtpm.sock')
+    proc = subprocess.Popen(['swtpm', 'socket', '--tpm2', '--tpmstate', f'dir={state}',
+                             '--ctrl', f'type=unixio,path={sock}'],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        if os.path.exists(sock):
+            return proc, ['-chardev', f'socket,id=chrtpm,path={sock}', '-tpmdev', 'emulator,id=tpm0,chardev=chrtpm',
+                          '-device', 'tpm-tis,tpmdev=tpm0']
+        time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError('swtpm did not start (package swtpm)')
+
+
+def write_timeline(log_path, result):
+    """The milestones at the end of the serial log and, as JSON, beside it."""
+    with open(log_path, 'a') as log:
+        log.write('timeline (seconds since QEMU started):\n')
+        for name, t in sorted(result['milestones'].items(), key=lambda kv: kv[1]):
+            log.write(f'  {t:8.2f}  {name}\n')
+    base = log_path[:-4] if log_path.endswith('.log') else log_path
+    with open(base + '.timeline.json', 'w') as f:
+        json.dump(result, f, indent=1)
+        f.write('\n')
 
 
 def main():
@@ -67,11 +103,14 @@ def main():
                     help='after the marker, the VM must stop by itself (a reset, with -no-reboot) within 30 s')
     ap.add_argument('--secure-boot', action='store_true',
                     help='OVMF with Secure Boot and Debian\'s snakeoil keys enrolled')
+    ap.add_argument('--drive', action='append', default=[], metavar='SERIAL=FILE',
+                    help='a read-only virtio disk (in the guest /dev/disk/by-id/virtio-SERIAL)')
+    ap.add_argument('--tpm', action='store_true', help='a TPM 2.0 (swtpm, fresh state) on tpm-tis')
     args = ap.parse_args()
     top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
     tmp = tempfile.mkdtemp(prefix='urlboot-boot.')
-    server = qemu = None
+    server = qemu = swtpm = None
     result = {'ok': False, 'milestones': {}, 'log': args.log}
     try:
         server = start_server(top, args.srv, tmp)
@@ -96,6 +135,13 @@ def main():
         if args.disk:
             cmd += ['-drive', f'if=none,id=disk0,format=raw,file={args.disk}',
                     '-device', 'virtio-blk-pci,drive=disk0,bootindex=0']
+        for i, d in enumerate(args.drive):
+            serial, path = d.split('=', 1)
+            cmd += ['-drive', f'if=none,id=data{i},format=raw,readonly=on,file={path}',
+                    '-device', f'virtio-blk-pci,drive=data{i},serial={serial}']
+        if args.tpm:
+            swtpm, tpm_args = start_swtpm(tmp)
+            cmd += tpm_args
         for s in args.smbios:
             cmd += ['-smbios', f'type=11,value={s}']
         t0 = time.monotonic()
@@ -169,11 +215,12 @@ def main():
                     break
         result['seconds'] = round(time.monotonic() - t0, 2)
     finally:
-        for p in (qemu, server):
+        for p in (qemu, server, swtpm):
             if p and p.poll() is None:
                 p.kill()
                 p.wait()
         shutil.rmtree(tmp, ignore_errors=True)
+    write_timeline(args.log, result)
     print(json.dumps(result))
     return 0 if result['ok'] else 1
 
