@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * @file
- * urlbootctl list: the entries the boot manager would show, in its order.
+ * urlbootctl list: the entries the boot manager would show, in its order, as bootctl list does.
  *
- * Type #1 files from ESP/loader/entries, Type #2 UKIs from ESP/EFI/Linux (title and version from
- * their .osrel, options from .cmdline), and SMBIOS type 11 entries from the kernel's DMI tables
- * (/sys/firmware/dmi/entries/11-*\/raw). Parsing and order are the boot manager's own code
- * (src/fundamental/bls.c, smbios.c, pe-image.c).
+ * Type #1 files from loader/entries and Type #2 UKIs from EFI/Linux (title and version from their
+ * .osrel, options from .cmdline), on the ESP and on the XBOOTLDR partition, then SMBIOS type 11
+ * entries from the kernel's DMI tables (/sys/firmware/dmi/entries/11-*\/raw). Parsing, order, the
+ * titles made unique and the default (LoaderEntryOneShot, LoaderEntryDefault, loader.conf) are the
+ * boot manager's own code (src/fundamental/bls.c, bls-menu.c, loader-conf.c, smbios.c, pe-image.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -14,20 +15,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
+#include "bls-menu.h"
 #include "bls.h"
 #include "efivars.h"
 #include "fileio.h"
 #include "json-writer.h"
 #include "list.h"
+#include "loader-conf.h"
 #include "log.h"
 #include "macro.h"
 #include "path-util.h"
 #include "pe-image.h"
 #include "smbios.h"
-#include "uki-entry.h"
 #include "string-util.h"
+#include "uki-entry.h"
 #include "url.h"
 
 #define ENTRIES_MAX 256
@@ -35,7 +39,8 @@
 
 typedef struct Item {
         BlsEntry *entry;
-        const char *source;     /* "esp", "uki", "smbios" */
+        const char *source;     /* "esp", "xbootldr", "smbios" */
+        bool type2;
 } Item;
 
 typedef struct List {
@@ -43,16 +48,21 @@ typedef struct List {
         size_t n;
 } List;
 
-static void add(List *l, BlsEntry *e, const char *source) {
+/* What the boot loader and the OS said in EFI variables (all may be NULL). */
+typedef struct Pointers {
+        char *oneshot, *default_entry, *last_booted, *selected, *loader_url;
+} Pointers;
+
+static void add(List *l, BlsEntry *e, const char *source, bool type2) {
         if (l->n >= ENTRIES_MAX) {
                 bls_entry_free(e);
                 return;
         }
-        l->items[l->n++] = (Item) { e, source };
+        l->items[l->n++] = (Item) { e, source, type2 };
 }
 
-static void scan_type1(List *l, const char *esp) {
-        _cleanup_free_ char *dir = path_join(esp, "loader/entries");
+static void scan_type1(List *l, const char *root, const char *source) {
+        _cleanup_free_ char *dir = path_join(root, "loader/entries");
         struct dirent *de;
         DIR *d = dir ? opendir(dir) : NULL;
 
@@ -72,13 +82,13 @@ static void scan_type1(List *l, const char *esp) {
                         log_warning("Ignoring %s: it names no (or more than one) thing to boot.", p);
                         continue;
                 }
-                add(l, e, "esp");
+                add(l, e, source, false);
         }
         closedir(d);
 }
 
-static void scan_type2(List *l, const char *esp) {
-        _cleanup_free_ char *dir = path_join(esp, "EFI/Linux");
+static void scan_type2(List *l, const char *root, const char *source) {
+        _cleanup_free_ char *dir = path_join(root, "EFI/Linux");
         struct dirent *de;
         DIR *d = dir ? opendir(dir) : NULL;
 
@@ -99,7 +109,7 @@ static void scan_type2(List *l, const char *esp) {
                         continue;
                 n = uki_entries_make(de->d_name, efi_path, image, size, false, e, ELEMENTSOF(e));
                 for (int i = 0; i < n; i++)
-                        add(l, e[i], "uki");
+                        add(l, e[i], source, true);
         }
         closedir(d);
 }
@@ -115,7 +125,7 @@ static int on_oem_string(const char *s, size_t n, void *userdata) {
                 return 0;
         fname = strndup(name, nl);
         if (fname && bls_entry_parse(fname, body, bl, &e) >= 0)
-                add(l, e, "smbios");
+                add(l, e, "smbios", false);
         return 0;
 }
 
@@ -159,96 +169,211 @@ static char *target(const BlsEntry *e, const char *loader_url) {
         return u;
 }
 
+/* The default pattern of ROOT/loader/loader.conf, or NULL. */
+static char *loader_conf_default(const char *root) {
+        _cleanup_free_ char *p = root ? path_join(root, "loader/loader.conf") : NULL, *text = NULL;
+        LoaderConf c;
+        char *pattern;
+        size_t n;
+
+        if (!p || read_full_file(p, 64 * 1024, &text, &n) < 0)
+                return NULL;
+        loader_conf_init(&c);
+        if (loader_conf_parse(&c, text, n) < 0) {
+                loader_conf_done(&c);
+                return NULL;
+        }
+        pattern = TAKE_PTR(c.default_pattern);
+        loader_conf_done(&c);
+        return pattern;
+}
+
+static void pointers_read(Pointers *p) {
+        (void) efi_get_variable_string("LoaderEntryOneShot", EFI_VENDOR_LOADER_STR, &p->oneshot);
+        (void) efi_get_variable_string("LoaderEntryDefault", EFI_VENDOR_LOADER_STR, &p->default_entry);
+        (void) efi_get_variable_string("LoaderEntryLastBooted", EFI_VENDOR_LOADER_STR, &p->last_booted);
+        (void) efi_get_variable_string("LoaderEntrySelected", EFI_VENDOR_LOADER_STR, &p->selected);
+        (void) efi_get_variable_string("LoaderDeviceURL", EFI_VENDOR_LOADER_STR, &p->loader_url);
+}
+
+static void pointers_done(Pointers *p) {
+        free(p->oneshot);
+        free(p->default_entry);
+        free(p->last_booted);
+        free(p->selected);
+        free(p->loader_url);
+}
+
+static void json_write_int_or_null(const char *key, int v) {
+        json_write_key(stdout, key, false);
+        if (v < 0)
+                fputs("null", stdout);
+        else
+                printf("%d", v);
+}
+
+static void print_json(const Item *it, const char *show_title, const char *t, bool is_default, bool is_selected) {
+        const BlsEntry *e = it->entry;
+
+        putchar('{');
+        json_write_key(stdout, "id", true);
+        json_write_string(stdout, e->id);
+        json_write_key(stdout, "title", false);
+        json_write_string(stdout, e->title);
+        json_write_key(stdout, "showTitle", false);
+        json_write_string(stdout, show_title);
+        json_write_key(stdout, "version", false);
+        json_write_string(stdout, e->version);
+        json_write_key(stdout, "sortKey", false);
+        json_write_string(stdout, e->sort_key);
+        json_write_key(stdout, "machineId", false);
+        json_write_string(stdout, e->machine_id);
+        json_write_key(stdout, "source", false);
+        json_write_string(stdout, it->source);
+        json_write_key(stdout, "entryType", false);
+        json_write_string(stdout, it->type2 ? "type2" : "type1");
+        json_write_key(stdout, "type", false);
+        json_write_string(stdout, kind_name(e->kind));
+        json_write_key(stdout, "path", false);
+        json_write_string(stdout, e->path);
+        json_write_key(stdout, "target", false);
+        json_write_string(stdout, t);
+        json_write_key(stdout, "options", false);
+        json_write_string(stdout, e->options);
+        json_write_int_or_null("triesLeft", e->tries_left);
+        json_write_int_or_null("triesDone", e->tries_done);
+        printf(",\"isDefault\":%s,\"isSelected\":%s}", is_default ? "true" : "false", is_selected ? "true" : "false");
+}
+
+static void print_text(const Item *it, const char *show_title, const char *t, bool is_default, bool is_selected) {
+        const BlsEntry *e = it->entry;
+
+        printf("%s%s%s\n", show_title, is_default ? " (default)" : "", is_selected ? " (selected)" : "");
+        printf("        id: %s\n    source: %s (Type #%d)\n", e->id, it->source, it->type2 ? 2 : 1);
+        if (e->version)
+                printf("   version: %s\n", e->version);
+        if (e->tries_left >= 0)
+                printf("     tries: %d left, %d done\n", e->tries_left, MAX(e->tries_done, 0));
+        printf("  %8s: %s%s%s\n", kind_name(e->kind), e->path, t && !streq(t, e->path) ? " -> " : "",
+               t && !streq(t, e->path) ? t : "");
+        if (e->kind == BLS_KIND_UKI_URL && !t)
+                printf("            (hidden: relative, and this boot has no LoaderDeviceURL)\n");
+        if (e->options)
+                printf("   options: %s\n", e->options);
+}
+
+/* The ESP and XBOOTLDR the user did not name: the first of /efi, /boot/efi, /boot with a loader
+ * directory; /boot as XBOOTLDR when it has entries and is not the ESP. */
+static void guess_partitions(const char **esp, const char **xbootldr) {
+        static const char *const guesses[] = { "/efi", "/boot/efi", "/boot" };
+
+        for (size_t i = 0; i < ELEMENTSOF(guesses) && !*esp; i++) {
+                _cleanup_free_ char *p = path_join(guesses[i], "loader");
+                if (p && access(p, F_OK) == 0)
+                        *esp = guesses[i];
+        }
+        if (!*xbootldr && *esp && !streq(*esp, "/boot") &&
+            (access("/boot/loader/entries", F_OK) == 0 || access("/boot/EFI/Linux", F_OK) == 0))
+                *xbootldr = "/boot";
+}
+
+static int print_list(List *l, const char *esp, const Pointers *ptr, bool json) {
+        BlsEntry *entries[ENTRIES_MAX];
+        char *titles[ENTRIES_MAX];
+        _cleanup_free_ char *conf_default = loader_conf_default(esp);
+        unsigned def = 0;
+
+        for (size_t i = 0; i < l->n; i++)
+                entries[i] = l->items[i].entry;
+        if (bls_titles_make(entries, (unsigned) l->n, titles) < 0)
+                return log_oom();
+        if (l->n > 0) {
+                BlsDefaultRequest req = { .oneshot = ptr->oneshot, .variable = ptr->default_entry,
+                                          .conf = conf_default, .saved = ptr->last_booted };
+                def = bls_pick_default(entries, (unsigned) l->n, &req);
+        }
+
+        if (json)
+                putchar('[');
+        for (size_t i = 0; i < l->n; i++) {
+                BlsEntry *e = entries[i];
+                _cleanup_free_ char *t = target(e, ptr->loader_url);
+                bool selected = ptr->selected && strcasecmp(ptr->selected, e->id) == 0;
+
+                if (json) {
+                        if (i > 0)
+                                putchar(',');
+                        print_json(l->items + i, titles[i], t, i == def, selected);
+                } else {
+                        if (i > 0)
+                                putchar('\n');
+                        print_text(l->items + i, titles[i], t, i == def, selected);
+                }
+                free(titles[i]);
+        }
+        if (json)
+                puts("]");
+        else if (l->n == 0)
+                printf("No boot entries found%s%s.\n", esp ? " in " : " (no ESP found)", esp ?: "");
+        return 0;
+}
+
 int verb_list(int argc, char *argv[]) {
         static const struct option options[] = {
                 { "json", no_argument, NULL, 'j' },
+                { "esp-path", required_argument, NULL, 'e' },
                 { "esp", required_argument, NULL, 'e' },
+                { "boot-path", required_argument, NULL, 'b' },
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
-        _cleanup_free_ char *loader_url = NULL;
-        const char *esp = NULL;
+        const char *esp = NULL, *xbootldr = NULL;
+        Pointers ptr = {};
         bool json = false;
         List *l;
-        int c;
+        int c, r;
 
         optind = 0;
         while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
                 switch (c) {
                 case 'j': json = true; break;
                 case 'e': esp = optarg; break;
+                case 'b': xbootldr = optarg; break;
                 case 'h':
-                        printf("Usage: urlbootctl list [--json] [--esp=DIR]\n\n"
+                        printf("Usage: urlbootctl list [--json] [--esp-path=DIR] [--boot-path=DIR]\n\n"
                                "The entries urlboot's boot manager would show, in its order: Type #1 files and\n"
-                               "Type #2 UKIs from the ESP (default: /efi, /boot/efi or /boot), and SMBIOS type 11\n"
-                               "entries. Relative uki-url entries are resolved against LoaderDeviceURL.\n");
+                               "Type #2 UKIs from the ESP (default: /efi, /boot/efi or /boot) and the XBOOTLDR\n"
+                               "partition (default: /boot, when it is not the ESP), and SMBIOS type 11 entries;\n"
+                               "the default (LoaderEntryOneShot, LoaderEntryDefault, loader.conf) and the titles\n"
+                               "made unique as in the menu. Relative uki-url entries are resolved against\n"
+                               "LoaderDeviceURL.\n");
                         return 0;
                 default: return -EINVAL;
                 }
-        if (!esp) {
-                static const char *const guesses[] = { "/efi", "/boot/efi", "/boot" };
-                for (size_t i = 0; i < ELEMENTSOF(guesses) && !esp; i++) {
-                        _cleanup_free_ char *p = path_join(guesses[i], "loader");
-                        if (p && access(p, F_OK) == 0)
-                                esp = guesses[i];
-                }
-        }
+        if (!esp)
+                guess_partitions(&esp, &xbootldr);
 
         l = calloc(1, sizeof *l);
         if (!l)
                 return log_oom();
+        /* The boot manager's load order: ESP, XBOOTLDR, SMBIOS; then the menu order. */
         if (esp) {
-                scan_type1(l, esp);
-                scan_type2(l, esp);
+                scan_type2(l, esp, "esp");
+                scan_type1(l, esp, "esp");
+        }
+        if (xbootldr) {
+                scan_type2(l, xbootldr, "xbootldr");
+                scan_type1(l, xbootldr, "xbootldr");
         }
         scan_smbios(l);
         qsort(l->items, l->n, sizeof(Item), compare_items);
-        (void) efi_get_variable_string("LoaderDeviceURL", EFI_VENDOR_LOADER_STR, &loader_url);
+        pointers_read(&ptr);
 
-        if (json)
-                putchar('[');
-        for (size_t i = 0; i < l->n; i++) {
-                BlsEntry *e = l->items[i].entry;
-                _cleanup_free_ char *t = target(e, loader_url);
+        r = print_list(l, esp, &ptr, json);
 
-                if (json) {
-                        printf("%s{", i ? "," : "");
-                        json_write_key(stdout, "id", true);
-                        json_write_string(stdout, e->id);
-                        json_write_key(stdout, "title", false);
-                        json_write_string(stdout, e->title);
-                        json_write_key(stdout, "version", false);
-                        json_write_string(stdout, e->version);
-                        json_write_key(stdout, "source", false);
-                        json_write_string(stdout, l->items[i].source);
-                        json_write_key(stdout, "type", false);
-                        json_write_string(stdout, kind_name(e->kind));
-                        json_write_key(stdout, "path", false);
-                        json_write_string(stdout, e->path);
-                        json_write_key(stdout, "target", false);
-                        json_write_string(stdout, t);
-                        json_write_key(stdout, "options", false);
-                        json_write_string(stdout, e->options);
-                        putchar('}');
-                } else {
-                        printf("%s%s\n", i ? "\n" : "", e->title ?: e->id);
-                        printf("        id: %s\n    source: %s\n", e->id, l->items[i].source);
-                        if (e->version)
-                                printf("   version: %s\n", e->version);
-                        printf("  %8s: %s%s%s\n", kind_name(e->kind), e->path, t && !streq(t, e->path) ? " -> " : "",
-                               t && !streq(t, e->path) ? t : "");
-                        if (e->kind == BLS_KIND_UKI_URL && !t)
-                                printf("            (hidden: relative, and this boot has no LoaderDeviceURL)\n");
-                        if (e->options)
-                                printf("   options: %s\n", e->options);
-                }
-        }
-        if (json)
-                puts("]");
-        else if (l->n == 0)
-                printf("No boot entries found%s%s.\n", esp ? " in " : " (no ESP found)", esp ?: "");
+        pointers_done(&ptr);
         for (size_t i = 0; i < l->n; i++)
                 bls_entry_free(l->items[i].entry);
         free(l);
-        return 0;
+        return r;
 }

@@ -6,7 +6,7 @@ build=$(realpath "$1") src=$(realpath "$2")
 ctl=$build/src/bootctl/urlbootctl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..20"
+echo "1..23"
 
 esp=$tmp/esp
 mkdir -p "$esp/loader/entries" "$esp/EFI/Linux" "$tmp/smbios/11-0" "$tmp/efivars"
@@ -39,6 +39,19 @@ check "the relative uki-url is resolved against LoaderDeviceURL" \
 check "a Type #2 UKI shows its .osrel title, version and .cmdline" \
 	"python3 -c 'import json,sys; e=[e for e in json.loads(sys.argv[1]) if e[\"id\"]==\"demo-os.efi\"][0]; assert e[\"title\"]==\"Demo OS\" and e[\"version\"]==\"42\" and e[\"options\"].startswith(\"quiet\")' '$json'"
 check "an entry with two loader keys is left out with a warning" "! grep -q broken <<<'$json' && grep -q 'broken.conf' '$tmp/err'"
+# XBOOTLDR, loader.conf's default, titles made unique (test/differential/bootctl-list.py compares all of
+# this with systemd 262's bootctl list).
+mkdir -p "$tmp/xbootldr/loader/entries"
+printf 'title Debian 6.1\nversion 6.1.0-13\nefi /EFI/tools/tool.efi\n' > "$tmp/xbootldr/loader/entries/tool+1.conf"
+printf 'default tool*\ntimeout 3\n' > "$esp/loader/loader.conf"
+json=$(URLBOOT_SMBIOS_DIR=$tmp/none URLBOOT_EFIVARFS=$tmp/none "$ctl" list --json --esp-path="$esp" --boot-path="$tmp/xbootldr" 2>/dev/null)
+check "--boot-path adds the XBOOTLDR entries, with their counter" \
+	"python3 -c 'import json,sys; e=[e for e in json.loads(sys.argv[1]) if e[\"id\"]==\"tool.conf\"][0]; assert e[\"source\"]==\"xbootldr\" and e[\"triesLeft\"]==1 and e[\"triesDone\"]==0' '$json'"
+check "loader.conf's default pattern marks the default entry (and only it)" \
+	"python3 -c 'import json,sys; d=[e[\"id\"] for e in json.loads(sys.argv[1]) if e[\"isDefault\"]]; assert d==[\"tool.conf\"], d' '$json'"
+check "titles shown are made unique as in the menu (version, then ID)" \
+	"python3 -c 'import json,sys; t={e[\"id\"]:e[\"showTitle\"] for e in json.loads(sys.argv[1])}; assert t[\"tool.conf\"]==\"Debian 6.1 (6.1.0-13) (tool.conf)\" and t[\"debian-6.1.0-13.conf\"]==\"Debian 6.1 (6.1.0-13) (debian-6.1.0-13.conf)\", t' '$json'"
+rm "$esp/loader/loader.conf"
 text=$(URLBOOT_SMBIOS_DIR=$tmp/smbios URLBOOT_EFIVARFS=$tmp/efivars "$ctl" list --esp="$esp")
 check "without LoaderDeviceURL the relative entry is marked hidden" \
 	"URLBOOT_SMBIOS_DIR=$tmp/smbios URLBOOT_EFIVARFS=$tmp/none '$ctl' list --esp='$esp' | grep -q 'hidden: relative'"

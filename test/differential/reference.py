@@ -68,7 +68,8 @@ class IntendedDifferences:
     | id | test | kind | pattern | why |
 
     A difference found by a test is (kind, text); it is intended when a row of the same test and kind
-    has a pattern (a Python regex, in backquotes) found in the text."""
+    (the cells may list several, comma-separated) has a pattern (a Python regex, in backquotes) found
+    in the text."""
 
     def __init__(self, test):
         self.test = test
@@ -87,12 +88,12 @@ class IntendedDifferences:
             rid, tests, kind, pattern = (c.strip('`') for c in cells[:4])
             if test not in [t.strip() for t in tests.split(',')]:
                 continue
-            self.rows.append((rid, kind, re.compile(pattern)))
+            self.rows.append((rid, {k.strip() for k in kind.split(',')}, re.compile(pattern)))
 
     def match(self, kind, text):
         """The id of the row that intends this difference, or None."""
-        for rid, k, rx in self.rows:
-            if k == kind and rx.search(text):
+        for rid, kinds, rx in self.rows:
+            if kind in kinds and rx.search(text):
                 self.used.add(rid)
                 return rid
         return None
