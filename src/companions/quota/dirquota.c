@@ -201,7 +201,14 @@ static int verb_apply(const char *name) {
                         if (report.release_error < 0)
                                 log_warning_errno(report.release_error,
                                                   "Failed to release project ID of %s, ignoring: %m", path);
-                        if (report.limits_set)
+                        if (report.limits_set && report.parent.f_frsize > 0)
+                                log_debug("%s: project %" PRIu32 ", block limit %" PRIu64 " KiB, inode limit %" PRIu64
+                                          " (from the parent's file system: %" PRIu64 " blocks of %" PRIu64
+                                          " bytes, %" PRIu64 " inodes).",
+                                          path, report.project_id, report.block_limit, report.inode_limit,
+                                          (uint64_t) report.parent.f_blocks, (uint64_t) report.parent.f_frsize,
+                                          (uint64_t) report.parent.f_files);
+                        else if (report.limits_set)
                                 log_debug("%s: project %" PRIu32 ", block limit %" PRIu64 " KiB, inode limit %" PRIu64 ".",
                                           path, report.project_id, report.block_limit, report.inode_limit);
                         else if (report.project_id > 0)

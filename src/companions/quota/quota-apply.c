@@ -147,6 +147,7 @@ static int set_limits(const QuotaOps *ops, int h, uint32_t id, const QuotaLimit 
                 if (parent_xflags & FS_XFLAG_PROJINHERIT)
                         return -ENOMEDIUM;
                 quota_limits_compute(limit, st.f_frsize, st.f_blocks, st.f_files, &block_limit, &inode_limit);
+                report->parent = st;
         } else
                 quota_limits_compute(limit, 0, 0, 0, &block_limit, &inode_limit);
 

@@ -71,6 +71,7 @@ typedef struct QuotaReport {
         uint32_t project_id;            /* the ID the directory has now, 0 if none in range */
         bool limits_set;
         uint64_t block_limit, inode_limit;
+        struct statvfs parent;          /* what a share was computed from (f_frsize 0 for bytes) */
 } QuotaReport;
 
 /**
