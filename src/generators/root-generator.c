@@ -35,6 +35,7 @@ typedef struct RootConfig {
         char *usr, *usrfstype, *usrflags;
         int rw;                 /* -1 unset, else the last of "ro"/"rw" */
         bool roothash_last;     /* roothash= came after root=: a verity root, not a discovered one */
+        bool usrhash;           /* usrhash=: systemd's fstab-generator mounts /usr from /dev/mapper/usr */
 } RootConfig;
 
 static void root_config_done(RootConfig *c) {
@@ -89,6 +90,8 @@ static int parse_root_key(const char *key, const char *value, void *userdata) {
                 return 0;
         }
         /* As systemd's gpt-auto generator: whichever of root= and roothash= comes last decides. */
+        if (proc_cmdline_key_streq(key, "usrhash"))
+                c->usrhash = true;
         if (proc_cmdline_key_streq(key, "roothash"))
                 c->roothash_last = true;
         else if (proc_cmdline_key_streq(key, "root"))
@@ -452,7 +455,7 @@ int main(int argc, char *argv[]) {
         if (strv_length(pulls.expressions) > 0) {
                 if (add_ordering_dropin(&dirs, "sysroot.mount") < 0)
                         failed++;
-                if (c.usr && add_ordering_dropin(&dirs, "sysusr-usr.mount") < 0)
+                if ((c.usr || c.usrhash) && add_ordering_dropin(&dirs, "sysusr-usr.mount") < 0)
                         failed++;
         }
 
