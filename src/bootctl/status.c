@@ -43,7 +43,9 @@ static const Feature loader_features[] = {
         { EFI_LOADER_FEATURE_REPORT_URL, "Loader reports network boot URL" },
         { EFI_LOADER_FEATURE_TYPE1_UKI, "Support Type #1 uki field" },
         { EFI_LOADER_FEATURE_TYPE1_UKI_URL, "Support Type #1 uki-url field" },
-        { EFI_LOADER_FEATURE_TPM2_ACTIVE_PCR_BANKS, "Loader reports TPM2 active PCR banks" },
+        { EFI_LOADER_FEATURE_TPM2_ACTIVE_PCR_BANKS, "Loader reports active TPM2 PCR banks" },
+        { EFI_LOADER_FEATURE_KEYBOARD_LAYOUT, "Loader reports firmware keyboard layout" },
+        { EFI_LOADER_FEATURE_SMBIOS_MEASURED, "Loader measures SMBIOS information" },
 };
 
 static const Feature stub_features[] = {
@@ -59,6 +61,7 @@ static const Feature stub_features[] = {
         { EFI_STUB_FEATURE_CMDLINE_SMBIOS, "Pick up .cmdline from SMBIOS Type 11" },
         { EFI_STUB_FEATURE_DEVICETREE_ADDONS, "Pick up .dtb from addons" },
         { EFI_STUB_FEATURE_MULTI_PROFILE_UKI, "Stub understands profile selector" },
+        { EFI_STUB_FEATURE_SMBIOS_MEASURED, "Stub measures SMBIOS information" },
 };
 
 static char *get_string(const char *name) {

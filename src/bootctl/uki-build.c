@@ -54,14 +54,14 @@ static int load_cmdline(const char *arg, Input *ret) {
 
 static void build_uki_help(void) {
         printf("Usage: urlbootctl build-uki --linux=FILE [--initrd=FILE...] [--cmdline=TEXT|@FILE]\n"
-               "                            [--os-release=FILE] [--uname=VERSION]\n"
+               "                            [--os-release=FILE] [--uname=VERSION] [--sbat=FILE]\n"
                "                            [--profile=FILE [--profile-cmdline=TEXT|@FILE]]...\n"
                "                            [--stub=FILE] [--sign-key=KEY --sign-cert=CERT] --output=FILE\n"
                "\n"
                "Make a unified kernel image: the stub with .osrel, .cmdline, .uname, .initrd (all\n"
                "initrds, concatenated) and .linux sections appended, then one .profile section per\n"
                "--profile= (profiles 0, 1, ...), each followed by its own .cmdline if given; \"@N\" in\n"
-               "the load options boots profile N.\n"
+               "the load options boots profile N. --sbat= adds a .sbat section (SBAT metadata for shim).\n"
                "Default stub: " DEFAULT_STUB "; default os-release: /etc/os-release.\n"
                "With --sign-key and --sign-cert the result is signed for Secure Boot with sbsign.\n");
 }
@@ -86,7 +86,7 @@ static int sign(const char *key, const char *cert, const char *in, const char *o
 
 int verb_build_uki(int argc, char *argv[]) {
         enum { ARG_STUB = 0x100, ARG_LINUX, ARG_INITRD, ARG_CMDLINE, ARG_OSREL, ARG_UNAME, ARG_PROFILE, ARG_OUTPUT,
-               ARG_KEY, ARG_CERT, ARG_PROFILE_CMDLINE };
+               ARG_KEY, ARG_CERT, ARG_PROFILE_CMDLINE, ARG_SBAT };
         static const struct option options[] = {
                 { "stub", required_argument, NULL, ARG_STUB },
                 { "linux", required_argument, NULL, ARG_LINUX },
@@ -94,6 +94,7 @@ int verb_build_uki(int argc, char *argv[]) {
                 { "cmdline", required_argument, NULL, ARG_CMDLINE },
                 { "os-release", required_argument, NULL, ARG_OSREL },
                 { "uname", required_argument, NULL, ARG_UNAME },
+                { "sbat", required_argument, NULL, ARG_SBAT },
                 { "profile", required_argument, NULL, ARG_PROFILE },
                 { "profile-cmdline", required_argument, NULL, ARG_PROFILE_CMDLINE },
                 { "output", required_argument, NULL, ARG_OUTPUT },
@@ -103,12 +104,12 @@ int verb_build_uki(int argc, char *argv[]) {
                 {},
         };
         const char *stub = DEFAULT_STUB, *linux_path = NULL, *cmdline = NULL, *osrel = "/etc/os-release",
-                   *uname = NULL, *output = NULL, *key = NULL, *cert = NULL;
+                   *uname = NULL, *output = NULL, *key = NULL, *cert = NULL, *sbat = NULL;
         const char *initrds[INITRDS_MAX], *profiles[PROFILES_MAX], *profile_cmdlines[PROFILES_MAX] = {};
         size_t n_initrds = 0, n_profiles = 0, n_profile_cmdlines = 0, n = 0;
-        Input stub_in = {}, linux_in = {}, osrel_in = {}, cmdline_in = {}, initrd = {};
+        Input stub_in = {}, linux_in = {}, osrel_in = {}, cmdline_in = {}, initrd = {}, sbat_in = {};
         Input profile_in[PROFILES_MAX] = {}, profile_cmdline_in[PROFILES_MAX] = {};
-        PeNewSection sections[5 + 2 * PROFILES_MAX];
+        PeNewSection sections[6 + 2 * PROFILES_MAX];
         _cleanup_free_ char *tmp = NULL;
         void *uki = NULL;
         size_t uki_size;
@@ -128,6 +129,7 @@ int verb_build_uki(int argc, char *argv[]) {
                 case ARG_CMDLINE: cmdline = optarg; break;
                 case ARG_OSREL: osrel = optarg; break;
                 case ARG_UNAME: uname = optarg; break;
+                case ARG_SBAT: sbat = optarg; break;
                 case ARG_PROFILE:
                         if (n_profiles >= PROFILES_MAX)
                                 return log_error_errno(E2BIG, "At most %d profiles.", PROFILES_MAX);
@@ -152,7 +154,8 @@ int verb_build_uki(int argc, char *argv[]) {
                 return log_error_errno(EINVAL, "Each --profile-cmdline= belongs to a --profile= given before it.");
 
         if (load(stub, "stub", &stub_in) < 0 || load(linux_path, "kernel", &linux_in) < 0 ||
-            load(osrel, "os-release file", &osrel_in) < 0 || load_cmdline(cmdline, &cmdline_in) < 0)
+            load(osrel, "os-release file", &osrel_in) < 0 || load_cmdline(cmdline, &cmdline_in) < 0 ||
+            (sbat && load(sbat, "SBAT file", &sbat_in) < 0))
                 goto finish;
         for (size_t i = 0; i < n_profiles; i++)
                 if (load(profiles[i], "profile", &profile_in[i]) < 0 ||
@@ -181,6 +184,8 @@ int verb_build_uki(int argc, char *argv[]) {
                 sections[n++] = (PeNewSection) { ".cmdline", cmdline_in.data, cmdline_in.size };
         if (uname)
                 sections[n++] = (PeNewSection) { ".uname", uname, strlen(uname) };
+        if (sbat_in.data)
+                sections[n++] = (PeNewSection) { ".sbat", sbat_in.data, sbat_in.size };
         if (initrd.size)
                 sections[n++] = (PeNewSection) { ".initrd", initrd.data, initrd.size };
         sections[n++] = (PeNewSection) { ".linux", linux_in.data, linux_in.size };
@@ -224,5 +229,6 @@ finish:
         }
         free(cmdline_in.data);
         free(initrd.data);
+        free(sbat_in.data);
         return r;
 }
