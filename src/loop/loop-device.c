@@ -280,7 +280,7 @@ int loop_detach(const char *device_or_file) {
 static int configure(int loop_fd, int file_fd, const LoopAttachOptions *o, bool read_only) {
         struct loop_config config = {
                 .fd = (uint32_t) file_fd,
-                .info.lo_flags = LO_FLAGS_PARTSCAN | (read_only ? LO_FLAGS_READ_ONLY : 0),
+                .info.lo_flags = (o->no_partitions ? 0 : LO_FLAGS_PARTSCAN) | (read_only ? LO_FLAGS_READ_ONLY : 0),
         };
 
         if (o->ref)
@@ -365,7 +365,7 @@ int loop_attach(const char *file, const LoopAttachOptions *o, char **ret_device,
                         return r == -EINVAL ? -EOPNOTSUPP : r;
                 }
 
-                r = loop_add_partitions(device);
+                r = o->no_partitions ? 0 : loop_add_partitions(device);
                 if (r < 0) {
                         (void) detach_device(device);
                         return r;

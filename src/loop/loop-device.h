@@ -22,6 +22,7 @@ typedef struct LoopAttachOptions {
         bool read_only;
         DirectIO direct_io;
         bool force;             /* attach even if the file is attached already */
+        bool no_partitions;     /* no partition scan (a device whose contents are not there yet) */
 } LoopAttachOptions;
 
 /**

@@ -1,0 +1,547 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * The lazy disk: set-up, background copy, switch to the local copy.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <systemd/sd-daemon.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dm-device.h"
+#include "dm-mirror.h"
+#include "error-buf.h"
+#include "lazy-attach.h"
+#include "lazy-state.h"
+#include "log.h"
+#include "loop-device.h"
+#include "macro.h"
+#include "mkdir.h"
+#include "nbd-device.h"
+#include "nbdkit-command.h"
+#include "path-util.h"
+#include "string-util.h"
+#include "verity-check.h"
+
+#define SOCKET_WAIT_USEC (120ULL * 1000 * 1000)
+#define UNHEALTHY_RESTART_USEC (10ULL * 1000 * 1000)
+
+typedef struct Lazy {
+        const LazyOptions *o;
+        LazyState st;
+        char *state_path;
+        char *socket;
+        char *dm_node;                  /* /dev/dm-N */
+        char nbd_devt[32], local_devt[32];      /* "MAJ:MIN": tables must not depend on our root */
+        uint64_t sectors;
+        pid_t nbdkit;
+        int nbd_fd;                     /* held for the disconnect, whatever our root is then */
+        int proc_fd;                    /* /proc, held across the switch: the way to PID 1's new root */
+        int mountinfo_fd;
+        struct stat root_st;
+        bool created_image, created_dm;
+        unsigned quarter_logged;
+        uint64_t unhealthy_since;
+        unsigned restarts;
+} Lazy;
+
+static uint64_t boottime_usec(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_BOOTTIME, &ts);
+        return (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000;
+}
+
+static void format_bytes(uint64_t b, char buf[32]) {
+        if (b >= (1ULL << 30))
+                snprintf(buf, 32, "%.1f GiB", (double) b / (1ULL << 30));
+        else
+                snprintf(buf, 32, "%.1f MiB", (double) b / (1ULL << 20));
+}
+
+/* After the switch to a root without a journal our stderr may be a dead socket: then the kernel log,
+ * which the console shows and any later journal imports. */
+static void keep_stderr_alive(void) {
+        struct pollfd p = { .fd = STDERR_FILENO, .events = POLLOUT };
+        int fd;
+
+        if (poll(&p, 1, 0) <= 0 || !(p.revents & (POLLERR | POLLHUP)))
+                return;
+        fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return;
+        (void) dup2(fd, STDERR_FILENO);
+        (void) close(fd);
+}
+
+static void save_state(Lazy *l) {
+        l->st.pid = getpid();
+        (void) lazy_state_write(l->state_path, &l->st);
+}
+
+static int devt_string(const char *device, char buf[32]) {
+        struct stat st;
+
+        if (stat(device, &st) < 0)
+                return -errno;
+        if (!S_ISBLK(st.st_mode))
+                return -ENOTBLK;
+        snprintf(buf, 32, "%u:%u", major(st.st_rdev), minor(st.st_rdev));
+        return 0;
+}
+
+static int lazy_init(Lazy *l, const LazyOptions *o) {
+        _cleanup_free_ char *file = NULL;
+        char *dot;
+        int r;
+
+        *l = (Lazy) { .o = o, .nbd_fd = -1, .proc_fd = -1, .mountinfo_fd = -1, .nbdkit = -1 };
+        r = path_extract_filename(o->image, &file);
+        if (r < 0)
+                return log_error_errno(r, "Cannot take a name from the image path '%s': %m", o->image);
+        dot = endswith(file, ".raw");
+        if (dot && dot != file)
+                *dot = 0;
+        l->st = (LazyState) { .phase = LAZY_STARTING, .started_usec = boottime_usec(), .region_size = o->region_size };
+        l->st.name = strdup(file);
+        l->st.url = strdup(o->url);
+        l->st.image = strdup(o->image);
+        if (!l->st.name || !l->st.url || !l->st.image || asprintf(&l->st.mapper, "urlboot-lazy-%s", file) < 0 ||
+            asprintf(&l->state_path, "%s/%s.state", o->state_dir, file) < 0 ||
+            asprintf(&l->socket, "%s/%s.sock", o->state_dir, file) < 0)
+                return log_oom();
+
+        r = mkdir_p(o->state_dir, 0755);
+        if (r < 0)
+                return log_error_errno(r, "Failed to create %s: %m", o->state_dir);
+        l->proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        l->mountinfo_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+        if (l->proc_fd < 0 || l->mountinfo_fd < 0 || stat("/", &l->root_st) < 0)
+                return log_error_errno(errno, "Failed to open /proc: %m");
+        return 0;
+}
+
+static int start_nbdkit(Lazy *l) {
+        NbdkitSettings s = {
+                .url = l->o->url,
+                .socket = l->socket,
+                .xz = nbdkit_url_is_xz(l->o->url),
+                .retries = l->o->retries,
+                .retry_delay = l->o->retry_delay,
+                .timeout = l->o->timeout,
+        };
+        _cleanup_strv_free_ char **argv = NULL;
+        uint64_t deadline;
+        int r;
+
+        r = nbdkit_command(&s, &argv);
+        if (r == -EINVAL)
+                return log_error_errno(r, "The URL '%s' has spaces or control characters; it cannot be served.",
+                                       l->o->url);
+        if (r < 0)
+                return log_oom();
+        (void) unlink(l->socket);
+
+        l->nbdkit = fork();
+        if (l->nbdkit < 0)
+                return log_error_errno(errno, "Failed to start nbdkit: %m");
+        if (l->nbdkit == 0) {
+                /* Its stderr is ours: after the switch a write there must not kill the root's server. */
+                signal(SIGPIPE, SIG_IGN);
+                execv(l->o->nbdkit, argv);
+                log_error_errno(errno, "Cannot run %s: %m", l->o->nbdkit);
+                _exit(127);
+        }
+        l->st.nbdkit_pid = l->nbdkit;
+
+        deadline = boottime_usec() + SOCKET_WAIT_USEC;
+        for (;;) {
+                struct stat st;
+                int status;
+
+                if (stat(l->socket, &st) == 0 && S_ISSOCK(st.st_mode))
+                        return 0;
+                if (waitpid(l->nbdkit, &status, WNOHANG) == l->nbdkit) {
+                        l->nbdkit = -1;
+                        log_error("nbdkit could not serve %s (it exited with status %d; its messages are above).",
+                                  l->o->url, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+                        return -EIO;
+                }
+                if (boottime_usec() > deadline) {
+                        log_error("nbdkit did not open its socket %s within %llu s.", l->socket,
+                                  SOCKET_WAIT_USEC / 1000000);
+                        return -ETIMEDOUT;
+                }
+                nanosleep(&(struct timespec) { .tv_nsec = 20 * 1000 * 1000 }, NULL);
+        }
+}
+
+static int run_wait(const char *path, char *const argv[]) {
+        int status;
+        pid_t pid = fork();
+
+        if (pid < 0)
+                return -errno;
+        if (pid == 0) {
+                execv(path, argv);
+                log_error_errno(errno, "Cannot run %s: %m", path);
+                _exit(127);
+        }
+        while (waitpid(pid, &status, 0) < 0)
+                if (errno != EINTR)
+                        return -errno;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int connect_nbd(Lazy *l) {
+        char *argv[] = { (char *) "nbd-client", (char *) "-unix", l->socket, NULL, (char *) "-b", (char *) "4096",
+                         (char *) "-N", (char *) "", NULL };
+        int r, fd;
+
+        r = nbd_find_free(&l->st.nbd);
+        if (r < 0)
+                return log_error_errno(r, "No free nbd device (is the nbd module loaded?): %m");
+        argv[3] = l->st.nbd;
+        r = run_wait(l->o->nbd_client, argv);
+        if (r != 0) {
+                log_error("nbd-client could not connect %s to nbdkit (exit status %d; its messages are above).",
+                          l->st.nbd, r);
+                return -EIO;
+        }
+        r = block_device_size(l->st.nbd, &l->st.size);
+        if (r < 0)
+                return log_error_errno(r, "Cannot read the size of %s: %m", l->st.nbd);
+        if (l->st.size < 512 || l->st.size % 512 != 0) {
+                log_error("%s has %llu bytes, not a whole number of sectors: not a disk image.", l->o->url,
+                          (unsigned long long) l->st.size);
+                return -EBADMSG;
+        }
+        l->sectors = l->st.size / 512;
+        r = devt_string(l->st.nbd, l->nbd_devt);
+        if (r < 0)
+                return log_error_errno(r, "Cannot find %s: %m", l->st.nbd);
+        fd = open(l->st.nbd, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return log_error_errno(errno, "Cannot open %s: %m", l->st.nbd);
+        l->nbd_fd = fd;
+        return 0;
+}
+
+static int create_local(Lazy *l) {
+        _cleanup_free_ char *dir = NULL;
+        _cleanup_close_ int fd = -1;
+        LoopAttachOptions lo = { .no_partitions = true };
+        struct statvfs sv;
+        char need[32], have[32];
+        int r;
+
+        r = path_extract_directory(l->o->image, &dir);
+        if (r < 0)
+                return log_oom();
+        if (statvfs(dir, &sv) < 0)
+                return log_error_errno(errno, "Cannot see how much room %s has: %m", dir);
+        if ((uint64_t) sv.f_bavail * sv.f_frsize < l->st.size) {
+                format_bytes(l->st.size, need);
+                format_bytes((uint64_t) sv.f_bavail * sv.f_frsize, have);
+                log_error("The local copy of %s needs %s in %s, which has %s free: give the machine more memory or "
+                          "raise rd.urlboot.run_size=.", l->o->url, need, dir, have);
+                return -ENOSPC;
+        }
+
+        fd = open(l->o->image, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0600);
+        if (fd < 0)
+                return log_error_errno(errno, "Cannot create the local copy %s: %m", l->o->image);
+        l->created_image = true;
+        if (ftruncate(fd, (off_t) l->st.size) < 0)
+                return log_error_errno(errno, "Cannot size the local copy %s: %m", l->o->image);
+
+        r = loop_attach(l->o->image, &lo, &l->st.local_loop, NULL);
+        if (r < 0)
+                return log_error_errno(r, "Cannot attach the local copy %s to a loop device: %m", l->o->image);
+        r = devt_string(l->st.local_loop, l->local_devt);
+        if (r < 0)
+                return log_error_errno(r, "Cannot find %s: %m", l->st.local_loop);
+        return 0;
+}
+
+static int create_mirror(Lazy *l) {
+        _cleanup_free_ char *params = mirror_table_params(l->nbd_devt, l->local_devt, l->o->region_size / 512);
+        _cleanup_free_ char *uuid = NULL;
+        int r;
+
+        if (!params || asprintf(&uuid, "URLBOOT-LAZY-%s", l->st.name) < 0)
+                return log_oom();
+        r = dm_device_create(l->st.mapper, uuid, l->sectors, "mirror", params, false, &l->dm_node);
+        if (r == -EEXIST)
+                return log_error_errno(r, "A device-mapper device %s exists already; is %s attached twice?",
+                                       l->st.mapper, l->o->image);
+        if (r < 0)
+                return log_error_errno(r, "Failed to create the mirror %s (%s → %s): is the dm-mirror module there?",
+                                       l->st.mapper, l->st.nbd, l->st.local_loop);
+        l->created_dm = true;
+        return 0;
+}
+
+static int attach_top(Lazy *l) {
+        _cleanup_free_ char *ref = NULL;
+        LoopAttachOptions lo = { .read_only = true };
+        int r;
+
+        r = path_extract_filename(l->o->image, &ref);
+        if (r < 0)
+                return log_oom();
+        lo.ref = ref;
+        r = loop_attach(l->dm_node, &lo, &l->st.device, NULL);
+        if (r < 0)
+                return log_error_errno(r, "Cannot attach %s to a loop device with reference %s: %m", l->dm_node, ref);
+        return 0;
+}
+
+static int check_pins(Lazy *l) {
+        const VerityPin pins[] = { { "roothash", l->o->roothash }, { "usrhash", l->o->usrhash } };
+        char reason[ERROR_BUF_MIN * 2] = "";
+        int r;
+
+        if (l->o->no_verity)
+                return 0;
+        r = verity_check_disk(l->st.device, pins, ELEMENTSOF(pins), reason, sizeof reason);
+        if (r < 0) {
+                log_error("Refusing %s: %s.", l->o->url, reason[0] ? reason : strerror(-r));
+                return r;
+        }
+        log_info("%s carries the verity tree that %s%s%s pins.", l->o->url, l->o->roothash ? "roothash=" : "usrhash=",
+                 l->o->roothash ?: l->o->usrhash, r > 1 ? " (and usrhash=)" : "");
+        return 0;
+}
+
+static void teardown(Lazy *l) {
+        if (l->st.device)
+                (void) loop_detach(l->st.device);
+        if (l->created_dm)
+                (void) dm_device_remove(l->st.mapper);
+        if (l->nbd_fd >= 0)
+                (void) nbd_disconnect(l->nbd_fd);
+        if (l->nbdkit > 0) {
+                (void) kill(l->nbdkit, SIGTERM);
+                (void) waitpid(l->nbdkit, NULL, 0);
+        }
+        if (l->st.local_loop)
+                (void) loop_detach(l->st.local_loop);
+        if (l->created_image)
+                (void) unlink(l->o->image);
+        (void) unlink(l->socket);
+}
+
+/* Once PID 1 has switched to the real root, our /dev, /proc, /sys and /run are empty directories of
+ * the old one: go where PID 1 went (we held /proc open for exactly this). */
+static void follow_pid1(Lazy *l) {
+        _cleanup_close_ int fd = -1;
+        struct stat st;
+
+        if (fstatat(l->proc_fd, "1/root", &st, 0) < 0 ||
+            (st.st_dev == l->root_st.st_dev && st.st_ino == l->root_st.st_ino))
+                return;
+        fd = openat(l->proc_fd, "1/root", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0 || fchdir(fd) < 0 || chroot(".") < 0 || chdir("/") < 0) {
+                log_warning_errno(errno, "Cannot follow PID 1 into its new root: %m");
+                return;
+        }
+        l->root_st = st;
+        keep_stderr_alive();
+        log_info("%s: followed the switch to the real root; still copying.", l->st.name);
+}
+
+/* The moment the initrd mounts the root, for "bytes fetched before the root was mounted". */
+static void note_root_mount(Lazy *l) {
+        char buf[16384];
+        ssize_t n;
+
+        if (l->st.root_usec > 0 || lseek(l->mountinfo_fd, 0, SEEK_SET) < 0)
+                return;
+        n = read(l->mountinfo_fd, buf, sizeof buf - 1);
+        if (n <= 0)
+                return;
+        buf[n] = 0;
+        for (char *line = buf; line && *line;) {
+                char *nl = strchr(line, '\n');
+                char mp[256];
+
+                if (nl)
+                        *nl = 0;
+                if (sscanf(line, "%*s %*s %*s %*s %255s", mp) == 1 && streq(mp, "/sysroot")) {
+                        l->st.root_usec = boottime_usec();
+                        (void) nbd_read_bytes(l->st.nbd, &l->st.fetched_at_root);
+                        return;
+                }
+                line = nl ? nl + 1 : NULL;
+        }
+}
+
+static void log_progress(Lazy *l) {
+        unsigned q = (unsigned) (l->st.copied * 4 / l->st.size);
+        char copied[32], total[32];
+
+        if (q <= l->quarter_logged || q >= 4)
+                return;
+        l->quarter_logged = q;
+        format_bytes(l->st.copied, copied);
+        format_bytes(l->st.size, total);
+        log_info("%s: %u%% copied (%s of %s).", l->st.name, q * 25, copied, total);
+}
+
+/* A leg with errors makes dm-raid1 refuse reads of regions not yet copied; a fresh mirror table
+ * clears that (and copies from the start again). */
+static void restart_if_unhealthy(Lazy *l, const MirrorStatus *ms) {
+        _cleanup_free_ char *params = NULL;
+        uint64_t now = boottime_usec();
+        int r;
+
+        if (mirror_status_healthy(ms)) {
+                l->unhealthy_since = 0;
+                return;
+        }
+        if (l->unhealthy_since == 0) {
+                l->unhealthy_since = now;
+                log_warning("%s: the mirror reports errors (legs %s: network, local); retrying in %llu s.", l->st.name,
+                            ms->health, UNHEALTHY_RESTART_USEC / 1000000);
+                return;
+        }
+        if (now - l->unhealthy_since < UNHEALTHY_RESTART_USEC << MIN(l->restarts, 5u))
+                return;
+        params = mirror_table_params(l->nbd_devt, l->local_devt, l->o->region_size / 512);
+        if (!params)
+                return;
+        r = dm_device_replace_table(l->st.mapper, l->sectors, "mirror", params, false);
+        if (r < 0)
+                log_warning_errno(r, "%s: cannot restart the mirror: %m", l->st.name);
+        else
+                log_warning("%s: restarted the copy from the beginning.", l->st.name);
+        l->restarts++;
+        l->unhealthy_since = 0;
+        l->quarter_logged = 0;
+}
+
+static int wait_in_sync(Lazy *l) {
+        for (;;) {
+                _cleanup_free_ char *type = NULL, *params = NULL;
+                struct pollfd p = { .fd = l->mountinfo_fd, .events = POLLPRI };
+                MirrorStatus ms;
+                int r;
+
+                /* Mount changes wake us at once: the root mount and the switch are what we watch for. */
+                (void) poll(&p, 1, 1000);
+                follow_pid1(l);
+                keep_stderr_alive();
+                note_root_mount(l);
+
+                r = dm_device_status(l->st.mapper, &type, &params);
+                if (r < 0 || !streq(type, "mirror") || mirror_status_parse(params, &ms) < 0) {
+                        log_debug("%s: no mirror status yet (%s).", l->st.name, params ?: "none");
+                        continue;
+                }
+                l->st.copied = MIN(ms.in_sync * l->o->region_size, l->st.size);
+                (void) nbd_read_bytes(l->st.nbd, &l->st.fetched);
+                save_state(l);
+                (void) sd_notifyf(false, "STATUS=%llu%% copied from %s", (unsigned long long) (l->st.copied * 100 / l->st.size),
+                                  l->o->url);
+                if (ms.in_sync == ms.regions)
+                        return 0;
+                log_progress(l);
+                restart_if_unhealthy(l, &ms);
+        }
+}
+
+static int switch_to_local(Lazy *l) {
+        _cleanup_free_ char *params = linear_table_params(l->local_devt);
+        char size[32], fetched[32];
+        uint64_t took;
+        int r;
+
+        if (!params)
+                return log_oom();
+        r = dm_device_replace_table(l->st.mapper, l->sectors, "linear", params, false);
+        if (r < 0)
+                return log_error_errno(r, "%s: cannot switch to the local copy (still reading from the network): %m",
+                                       l->st.name);
+        (void) nbd_read_bytes(l->st.nbd, &l->st.fetched);
+        r = nbd_disconnect(l->nbd_fd);
+        if (r < 0)
+                log_warning_errno(r, "%s: cannot disconnect %s: %m", l->st.name, l->st.nbd);
+        (void) close(l->nbd_fd);
+        l->nbd_fd = -1;
+        if (l->nbdkit > 0) {
+                (void) kill(l->nbdkit, SIGTERM);
+                (void) waitpid(l->nbdkit, NULL, 0);
+                l->nbdkit = -1;
+        }
+        (void) unlink(l->socket);
+
+        l->st.phase = LAZY_LOCAL;
+        l->st.local_usec = boottime_usec();
+        l->st.copied = l->st.size;
+        l->st.nbd = mfree(l->st.nbd);
+        l->st.nbdkit_pid = 0;
+        save_state(l);
+
+        took = l->st.local_usec - l->st.ready_usec;
+        format_bytes(l->st.size, size);
+        format_bytes(l->st.fetched, fetched);
+        log_notice("%s: copy complete, %s in %.1f s (%.1f MiB/s; %s read from the network); now served from %s, the "
+                   "network is no longer needed.", l->st.name, size, took / 1e6,
+                   took > 0 ? (double) l->st.size / (1 << 20) / (took / 1e6) : 0.0, fetched, l->o->image);
+        (void) sd_notifyf(false, "STATUS=Local: %s (%s), copied from %s", l->o->image, size, l->o->url);
+        return 0;
+}
+
+int lazy_attach(const LazyOptions *o) {
+        Lazy l;
+        char size[32];
+        int r;
+
+        r = lazy_init(&l, o);
+        if (r >= 0)
+                save_state(&l);
+        if (r >= 0)
+                r = start_nbdkit(&l);
+        if (r >= 0)
+                r = connect_nbd(&l);
+        if (r >= 0)
+                r = create_local(&l);
+        if (r >= 0)
+                r = create_mirror(&l);
+        if (r >= 0)
+                r = attach_top(&l);
+        if (r >= 0)
+                r = check_pins(&l);
+        if (r < 0) {
+                teardown(&l);
+                l.st.phase = LAZY_FAILED;
+                save_state(&l);
+                lazy_state_done(&l.st);
+                return r;
+        }
+
+        l.st.phase = LAZY_SYNCING;
+        l.st.ready_usec = boottime_usec();
+        save_state(&l);
+        format_bytes(l.st.size, size);
+        log_info("%s: %s (%s) is %s, served from the network while it is copied to %s.", l.st.name, o->url, size,
+                 l.st.device, o->image);
+        (void) sd_notifyf(false, "READY=1\nSTATUS=Serving %s from the network, copying it to %s", o->url, o->image);
+
+        r = wait_in_sync(&l);
+        if (r >= 0)
+                r = switch_to_local(&l);
+        lazy_state_done(&l.st);
+        return r;
+}

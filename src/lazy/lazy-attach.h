@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * "urlboot-lazy attach": a remote disk image as a local block device at once, copied into memory in
+ * the background, verified by dm-verity.
+ *
+ *   /dev/loopB  reference NAME.raw, partitions: what udev, gpt-auto and veritysetup see
+ *     └ /dev/dm-N  "urlboot-lazy-NAME": mirror while copying, then linear over the local leg only
+ *         ├ /dev/nbdN  ← nbd-client ← Unix socket ← nbdkit (curl, retry, readahead) ← HTTP range requests
+ *         └ /dev/loopA ← /run/machines/NAME.raw, a sparse file the kernel fills
+ *
+ * The process stays until the copy is complete, across the switch to the real root: argv[0] starts
+ * with "@" (systemd spares such initrd processes), and once PID 1 has switched it follows PID 1
+ * into the new root, where /dev, /proc, /sys and /run now are. Then it swaps the mirror for a linear
+ * map of the local leg, disconnects nbd, stops nbdkit and exits.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct LazyOptions {
+        const char *url;
+        const char *image;              /* the local copy's path, e.g. /run/machines/rootdisk.raw */
+        const char *roothash;           /* pins checked against the image's verity partitions */
+        const char *usrhash;
+        bool no_verity;                 /* no pins: an explicit verify=no */
+        uint64_t region_size;           /* bytes, a power of two */
+        unsigned retries, retry_delay, timeout;
+        const char *nbdkit;             /* paths of the engines */
+        const char *nbd_client;
+        const char *state_dir;
+} LazyOptions;
+
+/** The engines' default paths (Debian's), overridable with $URLBOOT_NBDKIT / $URLBOOT_NBD_CLIENT. */
+#define NBDKIT_PATH "/usr/bin/nbdkit"
+#define NBD_CLIENT_PATH "/usr/sbin/nbd-client"
+#define LAZY_REGION_SIZE_DEFAULT (4ULL << 20)
+
+/**
+ * Set up the disk, tell systemd it is ready, copy, switch to the local copy.
+ * Logs what fails itself (it runs as a daemon, its failures are its own messages).
+ * @ret 0 once the copy is complete, negative errno
+ */
+int lazy_attach(const LazyOptions *o);

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlboot-lazy: boot from a disk image before its download ends (attach, status, check-verity).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "error-buf.h"
+#include "initrd.h"
+#include "lazy-attach.h"
+#include "lazy-state.h"
+#include "lazy-status.h"
+#include "log.h"
+#include "nbdkit-command.h"
+#include "parse-size.h"
+#include "string-util.h"
+#include "verity-check.h"
+
+#define EXIT_USAGE 2
+
+static void help(void) {
+        printf("Usage: urlboot-lazy attach [OPTIONS] [--roothash=HEX] [--usrhash=HEX | --no-verity] URL IMAGE\n"
+               "       urlboot-lazy status [--json] [NAME...]\n"
+               "       urlboot-lazy check-verity [--roothash=HEX] [--usrhash=HEX] DISK\n"
+               "\n"
+               "attach serves the disk image at URL as a block device at once (nbdkit, nbd) and copies\n"
+               "it to IMAGE (e.g. /run/machines/rootdisk.raw) in the background (dm-mirror). The device\n"
+               "is a loop device whose reference is IMAGE's file name, as urlboot-loop makes them. It\n"
+               "keeps running, also across the switch to the real root, until the copy is complete;\n"
+               "then it serves IMAGE alone and the network is no longer needed. The image must carry\n"
+               "the verity partitions roothash=/usrhash= name (dm-verity checks every block), unless\n"
+               "--no-verity.\n"
+               "\n"
+               "status shows each lazy disk: syncing or local, progress, bytes fetched, timeline.\n"
+               "check-verity checks DISK (a device or an image file) against the pinned hashes.\n"
+               "\n"
+               "  --roothash=HEX       the root file system's verity root hash\n"
+               "  --usrhash=HEX        the /usr file system's verity root hash\n"
+               "  --no-verity          attach without a pinned hash (verify=no)\n"
+               "  --region-size=SIZE   copy unit of the mirror (default 4M, a power of two)\n"
+               "  --retries=N          tries of one HTTP request before a read fails (default %u)\n"
+               "  --retry-delay=SEC    seconds between tries (default %u)\n"
+               "  --timeout=SEC        seconds for one HTTP request (default %u)\n"
+               "  --state-dir=DIR      where state files are (default " LAZY_STATE_DIR ")\n"
+               "  --json               status as JSON\n"
+               "  -h --help            this help\n"
+               "     --version         print the version\n",
+               NBDKIT_RETRIES_DEFAULT, NBDKIT_RETRY_DELAY_DEFAULT, NBDKIT_TIMEOUT_DEFAULT);
+}
+
+typedef struct Args {
+        LazyOptions lazy;
+        bool json;
+} Args;
+
+static bool hash_is_valid(const char *s) {
+        size_t n = strlen(s);
+
+        return n >= 32 && n <= 128 && n % 2 == 0 && strspn(s, "0123456789abcdef") == n;
+}
+
+static int parse_unsigned(const char *opt, const char *v, unsigned *ret) {
+        char *end;
+        unsigned long u;
+
+        errno = 0;
+        u = strtoul(v, &end, 10);
+        if (errno || *end || !*v || *v == '-' || u > 1000000) {
+                log_error("--%s= takes a number, not '%s'.", opt, v);
+                return -EINVAL;
+        }
+        *ret = (unsigned) u;
+        return 0;
+}
+
+static int parse_args(int argc, char *argv[], Args *a) {
+        enum { ARG_ROOTHASH = 0x100, ARG_USRHASH, ARG_NO_VERITY, ARG_REGION_SIZE, ARG_RETRIES, ARG_RETRY_DELAY,
+               ARG_TIMEOUT, ARG_STATE_DIR, ARG_JSON, ARG_VERSION };
+        static const struct option options[] = {
+                { "roothash", required_argument, NULL, ARG_ROOTHASH },
+                { "usrhash", required_argument, NULL, ARG_USRHASH },
+                { "no-verity", no_argument, NULL, ARG_NO_VERITY },
+                { "region-size", required_argument, NULL, ARG_REGION_SIZE },
+                { "retries", required_argument, NULL, ARG_RETRIES },
+                { "retry-delay", required_argument, NULL, ARG_RETRY_DELAY },
+                { "timeout", required_argument, NULL, ARG_TIMEOUT },
+                { "state-dir", required_argument, NULL, ARG_STATE_DIR },
+                { "json", no_argument, NULL, ARG_JSON },
+                { "help", no_argument, NULL, 'h' },
+                { "version", no_argument, NULL, ARG_VERSION },
+                {},
+        };
+        int c;
+
+        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+                switch (c) {
+                case ARG_ROOTHASH:
+                case ARG_USRHASH:
+                        if (!hash_is_valid(optarg)) {
+                                log_error("--%s= takes a lowercase hexadecimal hash of 128 to 512 bits, not '%s'.",
+                                          c == ARG_ROOTHASH ? "roothash" : "usrhash", optarg);
+                                return -EINVAL;
+                        }
+                        *(c == ARG_ROOTHASH ? &a->lazy.roothash : &a->lazy.usrhash) = optarg;
+                        break;
+                case ARG_NO_VERITY:
+                        a->lazy.no_verity = true;
+                        break;
+                case ARG_REGION_SIZE:
+                        if (parse_size(optarg, &a->lazy.region_size) < 0 || a->lazy.region_size < 4096 ||
+                            (a->lazy.region_size & (a->lazy.region_size - 1)) != 0 || a->lazy.region_size > (1ULL << 30)) {
+                                log_error("--region-size= takes a power of two from 4K to 1G, not '%s'.", optarg);
+                                return -EINVAL;
+                        }
+                        break;
+                case ARG_RETRIES:
+                        if (parse_unsigned("retries", optarg, &a->lazy.retries) < 0)
+                                return -EINVAL;
+                        break;
+                case ARG_RETRY_DELAY:
+                        if (parse_unsigned("retry-delay", optarg, &a->lazy.retry_delay) < 0)
+                                return -EINVAL;
+                        break;
+                case ARG_TIMEOUT:
+                        if (parse_unsigned("timeout", optarg, &a->lazy.timeout) < 0)
+                                return -EINVAL;
+                        break;
+                case ARG_STATE_DIR:
+                        a->lazy.state_dir = optarg;
+                        break;
+                case ARG_JSON:
+                        a->json = true;
+                        break;
+                case 'h':
+                        help();
+                        exit(EXIT_SUCCESS);
+                case ARG_VERSION:
+                        puts("urlboot-lazy " URLBOOT_VERSION);
+                        exit(EXIT_SUCCESS);
+                default:
+                        return -EINVAL;
+                }
+        return 0;
+}
+
+static int verb_attach(Args *a, int argc, char *argv[]) {
+        if (argc != 2) {
+                log_error("attach takes a URL and an image path (see --help).");
+                return -EINVAL;
+        }
+        a->lazy.url = argv[0];
+        a->lazy.image = argv[1];
+        if (!a->lazy.roothash && !a->lazy.usrhash && !a->lazy.no_verity) {
+                log_error("Without --roothash= or --usrhash=, nothing would verify %s; pass --no-verity to attach it "
+                          "unverified.", a->lazy.url);
+                return -EINVAL;
+        }
+        if ((a->lazy.roothash || a->lazy.usrhash) && a->lazy.no_verity) {
+                log_error("--no-verity and a pinned hash exclude each other.");
+                return -EINVAL;
+        }
+        if (a->lazy.image[0] != '/' || !endswith(a->lazy.image, ".raw")) {
+                log_error("The image path must be absolute and end in .raw, not '%s'.", a->lazy.image);
+                return -EINVAL;
+        }
+        /* Storage for the root: systemd's killing sprees (switch to the real root, shutdown) spare it. */
+        if (in_initrd())
+                program_invocation_name[0] = '@';
+        signal(SIGPIPE, SIG_IGN);
+        return lazy_attach(&a->lazy) < 0 ? -EIO : 0;
+}
+
+static int verb_check_verity(Args *a, int argc, char *argv[]) {
+        const VerityPin pins[] = { { "roothash", a->lazy.roothash }, { "usrhash", a->lazy.usrhash } };
+        char reason[ERROR_BUF_MIN * 2] = "";
+        int r;
+
+        if (argc != 1) {
+                log_error("check-verity takes one disk (see --help).");
+                return -EINVAL;
+        }
+        if (!a->lazy.roothash && !a->lazy.usrhash) {
+                log_error("check-verity needs --roothash= or --usrhash=.");
+                return -EINVAL;
+        }
+        r = verity_check_disk(argv[0], pins, ELEMENTSOF(pins), reason, sizeof reason);
+        if (r < 0) {
+                log_error("%s: %s.", argv[0], reason[0] ? reason : strerror(-r));
+                return -EIO;
+        }
+        printf("%s carries %d pinned verity tree%s.\n", argv[0], r, r == 1 ? "" : "s");
+        return 0;
+}
+
+int main(int argc, char *argv[]) {
+        Args a = {
+                .lazy = {
+                        .region_size = LAZY_REGION_SIZE_DEFAULT,
+                        .retries = NBDKIT_RETRIES_DEFAULT,
+                        .retry_delay = NBDKIT_RETRY_DELAY_DEFAULT,
+                        .timeout = NBDKIT_TIMEOUT_DEFAULT,
+                        .nbdkit = getenv("URLBOOT_NBDKIT") ?: NBDKIT_PATH,
+                        .nbd_client = getenv("URLBOOT_NBD_CLIENT") ?: NBD_CLIENT_PATH,
+                        .state_dir = LAZY_STATE_DIR,
+                },
+        };
+        const char *verb;
+        int r;
+
+        log_set_program("urlboot-lazy");
+        if (parse_args(argc, argv, &a) < 0)
+                return EXIT_USAGE;
+        if (optind >= argc) {
+                log_error("Missing command: attach, status or check-verity (see --help).");
+                return EXIT_USAGE;
+        }
+        verb = argv[optind++];
+        if (streq(verb, "attach"))
+                r = verb_attach(&a, argc - optind, argv + optind);
+        else if (streq(verb, "check-verity"))
+                r = verb_check_verity(&a, argc - optind, argv + optind);
+        else if (streq(verb, "status")) {
+                r = lazy_status_show(a.lazy.state_dir, optind < argc ? argv + optind : NULL, a.json);
+                if (r < 0)
+                        log_error_errno(r, "Failed to read %s: %m", a.lazy.state_dir);
+                else if (r == 0 && !a.json)
+                        puts("No lazy disks.");
+        } else {
+                log_error("Unknown command '%s' (see --help).", verb);
+                return EXIT_USAGE;
+        }
+        if (r == -EINVAL)
+                return EXIT_USAGE;
+        return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * nbdkit's command line for a lazy disk.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "macro.h"
+#include "nbdkit-command.h"
+#include "string-util.h"
+#include "url.h"
+
+bool nbdkit_url_is_xz(const char *url) {
+        _cleanup_free_ char *name = NULL;
+
+        return url_last_component(url, &name) >= 0 && endswith(name, ".xz");
+}
+
+static int add(char ***l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int add(char ***l, const char *fmt, ...) {
+        char *s;
+        va_list ap;
+        int r;
+
+        va_start(ap, fmt);
+        r = vasprintf(&s, fmt, ap);
+        va_end(ap);
+        if (r < 0)
+                return -ENOMEM;
+        return strv_consume(l, s);
+}
+
+int nbdkit_command(const NbdkitSettings *s, char ***ret) {
+        _cleanup_strv_free_ char **l = NULL;
+        int r = 0;
+
+        /* Arguments are passed as they are (no shell), but a URL with spaces or controls is no URL. */
+        for (const char *c = s->url; *c; c++)
+                if ((unsigned char) *c <= ' ' || *c == 0x7f)
+                        return -EINVAL;
+
+        r = add(&l, "@nbdkit");
+        /* In the foreground: we are its parent and watch it; it exits when we do. */
+        r = r ?: add(&l, "--foreground");
+        r = r ?: add(&l, "--exit-with-parent");
+        r = r ?: add(&l, "--readonly");
+        r = r ?: add(&l, "--log=stderr");
+        r = r ?: add(&l, "--unix=%s", s->socket);
+        /* Outermost first: readahead sees the kernel's requests, retry wraps each plugin call. */
+        r = r ?: add(&l, "--filter=readahead");
+        r = r ?: add(&l, "--filter=retry");
+        if (s->xz)
+                r = r ?: add(&l, "--filter=xz");
+        r = r ?: add(&l, "curl");
+        r = r ?: add(&l, "url=%s", s->url);
+        r = r ?: add(&l, "timeout=%u", s->timeout);
+        r = r ?: add(&l, "retries=%u", s->retries);
+        r = r ?: add(&l, "retry-delay=%u", s->retry_delay);
+        r = r ?: add(&l, "retry-exponential=no");
+        if (s->cainfo)
+                r = r ?: add(&l, "cainfo=%s", s->cainfo);
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(l);
+        return 0;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * The nbdkit command line that serves an HTTP(S) image as an NBD export on a Unix socket.
+ *
+ * curl plugin (HTTP range requests) under the retry filter (a failed request is retried after a
+ * pause, so a server that goes away for a while only makes reads wait), the xz filter for .xz
+ * images (seekable at block boundaries), and the readahead filter on top (sequential reads, as the
+ * background copy makes them, become larger requests). Read-only; argv[0] starts with "@" so
+ * systemd's killing spree at the switch to the real root and at shutdown spares the process
+ * (systemd's "storage daemons for the root file system" rule).
+ */
+#pragma once
+
+#include <stdbool.h>
+
+typedef struct NbdkitSettings {
+        const char *url;
+        const char *socket;             /* Unix socket to listen on */
+        bool xz;                        /* the image is .xz */
+        unsigned retries;               /* per request, before an error reaches the kernel */
+        unsigned retry_delay;           /* seconds between tries */
+        unsigned timeout;               /* seconds for one HTTP request */
+        const char *cainfo;             /* CA bundle, NULL: curl's default */
+} NbdkitSettings;
+
+/** Defaults: 1000 tries a second apart (a server may be away for a quarter of an hour), 60 s per request. */
+#define NBDKIT_RETRIES_DEFAULT 1000
+#define NBDKIT_RETRY_DELAY_DEFAULT 1
+#define NBDKIT_TIMEOUT_DEFAULT 60
+
+/** Whether the URL's last path component ends in ".xz" (query and fragment aside). */
+bool nbdkit_url_is_xz(const char *url);
+
+/**
+ * Build the argument vector (argv[0] is "@nbdkit"; exec the binary by path).
+ * @ret 0, -ENOMEM, -EINVAL (a URL with a character no curl option may hold)
+ */
+int nbdkit_command(const NbdkitSettings *s, char ***ret);
