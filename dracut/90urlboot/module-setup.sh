@@ -9,19 +9,46 @@
 #
 # Files are taken from the installed system, or from a staging tree in $URLBOOT_DRACUT_STAGE
 # (what "meson install --destdir" wrote), so a build can be tested without installing it.
+#
+# Lazy boots ("lazy" pull expressions, urlboot-lazy) need nbdkit with its curl plugin, nbd-client,
+# device-mapper (dmsetup's udev rules) and systemd-veritysetup, and the nbd, dm-mirror and dm-verity
+# modules. They are in the initrd whenever the build machine has them; in dracut.conf,
+# urlboot_lazy=no leaves them out (a smaller initrd that cannot boot lazily), urlboot_lazy=yes makes
+# their absence an error.
 
 check() {
     # Only when asked for (dracut -m / --add urlboot).
     return 255
 }
 
+# Whether the lazy pieces go in: wanted (not urlboot_lazy=no) and all there.
+_urlboot_lazy() {
+    local missing=
+    [[ ${urlboot_lazy:-auto} == no ]] && return 1
+    for b in nbdkit nbd-client dmsetup "$systemdutildir"/systemd-veritysetup; do
+        [[ $b == /* ]] && [[ -x $dracutsysrootdir$b ]] && continue
+        [[ $b != /* ]] && find_binary "$b" >/dev/null && continue
+        missing+=" ${b##*/}"
+    done
+    [[ -x $(_urlboot_src /usr/bin/urlboot-lazy) ]] || missing+=" urlboot-lazy"
+    [[ -z $missing ]] && return 0
+    if [[ ${urlboot_lazy:-auto} == yes ]]; then
+        derror "urlboot: lazy boots need$missing (packages nbdkit, nbd-client, dmsetup, cryptsetup-bin)"
+    fi
+    return 1
+}
+
 depends() {
     echo systemd systemd-initrd systemd-networkd udev-rules base
+    _urlboot_lazy && echo dm systemd-veritysetup
     return 0
 }
 
 installkernel() {
     hostonly='' instmods loop ext4 vfat efivarfs virtio_net virtio_pci virtio_blk af_packet e1000 e1000e
+    if _urlboot_lazy; then
+        hostonly='' instmods nbd dm-mod dm-mirror dm-region-hash dm-log dm-verity dm-bufio
+    fi
 }
 
 # The file from the staging tree when there is one, else from the system.
@@ -63,6 +90,25 @@ _urlboot_inst_dlopened() {
     done
 }
 
+# nbdkit, the plugin and filters urlboot-lazy uses (loaded with dlopen()), and nbd-client.
+_urlboot_inst_lazy() {
+    local plugindir filterdir so
+    plugindir=$(nbdkit --dump-config | sed -n 's/^plugindir=//p')
+    filterdir=$(nbdkit --dump-config | sed -n 's/^filterdir=//p')
+    _urlboot_inst /usr/bin/urlboot-lazy
+    inst_binary nbdkit
+    inst_binary nbd-client
+    for so in "$plugindir/nbdkit-curl-plugin.so" "$filterdir"/nbdkit-{readahead,retry,xz}-filter.so; do
+        inst_library "$so"
+        for dep in $(ldd "$dracutsysrootdir$so" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }'); do
+            inst_library "$dep"
+        done
+    done
+    # Partitions of the nbd device would be a second, network-backed copy of the image's partitions
+    # (and of their by-partuuid links): only the loop device on top of the mirror has them.
+    inst_simple "$moddir/urlboot-lazy-nbd.conf" /etc/modprobe.d/urlboot-lazy-nbd.conf
+}
+
 install() {
     _urlboot_inst /usr/bin/urlboot-pull
     _urlboot_inst /usr/bin/urlboot-loop
@@ -95,4 +141,8 @@ install() {
     mkdir -p "$initdir$systemdsystemunitdir/urlboot-imports.target.wants"
     ln_r "$systemdsystemunitdir/urlboot-run-size.service" \
         "$systemdsystemunitdir/urlboot-imports.target.wants/urlboot-run-size.service"
+
+    if _urlboot_lazy; then
+        _urlboot_inst_lazy
+    fi
 }
