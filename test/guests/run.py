@@ -316,7 +316,7 @@ def main():
     ap.add_argument('--guest', action='append', choices=GUESTS)
     ap.add_argument('--boot-only', action='store_true', help='boot the guests with no case (their timeline only)')
     ap.add_argument('cases', nargs='*', metavar='CASE')
-    args = ap.parse_args()
+    args = ap.parse_intermixed_args()     # cases may follow --guest
     build, src = os.path.abspath(args.build), os.path.abspath(args.src)
     only_guests = args.guest or [g for g in os.environ.get('URLBOOT_GUESTS', '').split(',') if g]
     only_cases = args.cases or [c for c in os.environ.get('URLBOOT_GUEST_CASES', '').split(',') if c]
