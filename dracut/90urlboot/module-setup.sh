@@ -128,8 +128,10 @@ install() {
 
     # The units run these; a plain systemd initrd lacks some of them.
     inst_multiple -o modprobe mount umount sfdisk blkid gpgv
-    # HTTPS needs the CA store.
+    # HTTPS needs the CA store; verify=signature the keys that sign SHA256SUMS (systemd-importd's
+    # places: put yours into /etc/systemd/import-pubring.gpg before building the initrd).
     inst_multiple -o /etc/ssl/certs/ca-certificates.crt
+    inst_multiple -o /etc/systemd/import-pubring.gpg /usr/lib/systemd/import-pubring.gpg
 
     # DHCP on Ethernet without ip=dhcp, and "online" as soon as one link is.
     inst_simple "$moddir/90-urlboot-dhcp.network" "$systemdnetwork/90-urlboot-dhcp.network"
