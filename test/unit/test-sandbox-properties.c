@@ -49,7 +49,7 @@ static sd_bus_message *fake_getall(sd_bus *bus) {
         sd_bus_message *m;
 
         ASSERT_OK(sd_bus_message_new(bus, &m, SD_BUS_MESSAGE_METHOD_RETURN));
-        ASSERT_OK(sd_bus_message_append(m, "a{sv}", 10,
+        ASSERT_OK(sd_bus_message_append(m, "a{sv}", 12,
                                         "Type", "s", "simple",                   /* not sandbox */
                                         "PrivateTmp", "b", 1,                    /* copied */
                                         "PrivateNetwork", "b", 0,                /* false: the default */
@@ -59,6 +59,8 @@ static sd_bus_message *fake_getall(sd_bus *bus) {
                                         "InaccessiblePaths", "as", 0,            /* empty list */
                                         "BindPaths", "a(ssbt)", 1, "/x", "/y", 1, (uint64_t) 16384,
                                         "RuntimeDirectory", "as", 1, "foo",
+                                        "SELinuxContext", "(bs)", 1, "system_u:ctx", /* set as "-system_u:ctx" */
+                                        "AppArmorProfile", "(bs)", 0, "",        /* no profile */
                                         "MemoryMax", "t", (uint64_t) 1024));      /* resource, not copied */
         ASSERT_OK(sd_bus_message_seal(m, 1, 0));
         ASSERT_OK(sd_bus_message_rewind(m, true));
@@ -76,7 +78,7 @@ TEST(copy_keeps_settings_and_types) {
 
         ASSERT_OK(sd_bus_message_new(bus, &m, SD_BUS_MESSAGE_METHOD_CALL));
         ASSERT_OK(sd_bus_message_open_container(m, 'a', "(sv)"));
-        ASSERT_EQ(sandbox_properties_copy(m, reply, &runtime_dirs), 5);
+        ASSERT_EQ(sandbox_properties_copy(m, reply, &runtime_dirs), 6);
         ASSERT_OK(sd_bus_message_close_container(m));
         ASSERT_OK(sd_bus_message_seal(m, 2, 0));
         ASSERT_TRUE(runtime_dirs);
@@ -107,6 +109,10 @@ TEST(copy_keeps_settings_and_types) {
                         ASSERT_OK(sd_bus_message_read(m, "v", "a(ssbt)", 1, &s, &dst, &ignore, &flags));
                         ASSERT_STREQ(dst, "/y");
                         ASSERT_EQ(flags, 16384);
+                } else if (streq(name, "SELinuxContext")) {
+                        ASSERT_STREQ(contents, "s");
+                        ASSERT_OK(sd_bus_message_read(m, "v", "s", &s));
+                        ASSERT_STREQ(s, "-system_u:ctx");
                 } else if (streq(name, "RuntimeDirectory"))
                         ASSERT_OK(sd_bus_message_skip(m, "v"));
                 else
@@ -114,7 +120,7 @@ TEST(copy_keeps_settings_and_types) {
                 ASSERT_OK(sd_bus_message_exit_container(m));
                 found++;
         }
-        ASSERT_EQ(found, 5);
+        ASSERT_EQ(found, 6);
 
         sd_bus_message_unref(m);
         sd_bus_message_unref(reply);

@@ -4,6 +4,8 @@
  * Which settings of a service make its sandbox, and copying them.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "log.h"
 #include "macro.h"
@@ -174,6 +176,25 @@ static int value_is_unset(sd_bus_message *reply, const char *contents) {
         return r < 0 ? r : unset;
 }
 
+/* With the reply inside a (bs) variant: appends it as the string the setter takes. */
+static int copy_label(sd_bus_message *m, sd_bus_message *reply, const char *name) {
+        _cleanup_free_ char *value = NULL;
+        const char *label;
+        int ignore, r;
+
+        r = sd_bus_message_read(reply, "(bs)", &ignore, &label);
+        if (r >= 0)
+                r = sd_bus_message_exit_container(reply);
+        if (r < 0)
+                return r;
+        if (isempty(label))
+                return 0;
+        if (asprintf(&value, "%s%s", ignore ? "-" : "", label) < 0)
+                return -ENOMEM;
+        r = sd_bus_message_append(m, "(sv)", name, "s", value);
+        return r < 0 ? r : 1;
+}
+
 /* Copies the variant the reply is at into m as (sv), unless its value means "not set". */
 static int copy_one(sd_bus_message *m, sd_bus_message *reply, const char *name) {
         const char *contents;
@@ -186,6 +207,11 @@ static int copy_one(sd_bus_message *m, sd_bus_message *reply, const char *name) 
         r = sd_bus_message_enter_container(reply, 'v', contents);
         if (r < 0)
                 return r;
+
+        /* SELinuxContext=, AppArmorProfile=, SmackProcessLabel= read as (ignore, label) but are set as
+         * one string, "-label" for "ignore errors". */
+        if (streq(contents, "(bs)"))
+                return copy_label(m, reply, name);
 
         r = value_is_unset(reply, contents);
         if (r < 0)
