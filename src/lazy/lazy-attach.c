@@ -21,6 +21,7 @@
 #include "dm-device.h"
 #include "dm-mirror.h"
 #include "error-buf.h"
+#include "fileio.h"
 #include "lazy-attach.h"
 #include "lazy-state.h"
 #include "log.h"
@@ -34,6 +35,7 @@
 #include "verity-check.h"
 
 #define SOCKET_WAIT_USEC (120ULL * 1000 * 1000)
+#define REQUEST_KB "1024"
 #define UNHEALTHY_RESTART_USEC (10ULL * 1000 * 1000)
 
 typedef struct Lazy {
@@ -50,6 +52,7 @@ typedef struct Lazy {
         int mountinfo_fd;
         struct stat root_st;
         bool created_image, created_dm;
+        bool followed;                  /* we are in PID 1's new root */
         unsigned quarter_logged;
         uint64_t unhealthy_since;
         unsigned restarts;
@@ -82,6 +85,8 @@ static void keep_stderr_alive(void) {
                 return;
         (void) dup2(fd, STDERR_FILENO);
         (void) close(fd);
+        /* "urlboot-lazy: ..." at the kernel's default level, not an anonymous "<N>..." line. */
+        log_set_prefix_mode(0);
 }
 
 static void save_state(Lazy *l) {
@@ -203,15 +208,42 @@ static int run_wait(const char *path, char *const argv[]) {
         return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+static int write_sysfs(const char *path, const char *value) {
+        _cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+
+        if (fd < 0)
+                return -errno;
+        return write_all(fd, value, strlen(value));
+}
+
+/* Bigger requests: the copy's (kcopyd's sub-jobs) and those through nbd, each one HTTP request. A
+ * kernel without the knobs works too, only slower. */
+static void tune_requests(Lazy *l) {
+        char path[128];
+        const char *name = l->st.nbd + STRLEN("/dev/");
+
+        snprintf(path, sizeof path, "/sys/block/%s/queue/max_sectors_kb", name);
+        if (write_sysfs(path, REQUEST_KB) < 0)
+                log_debug("Cannot raise %s to " REQUEST_KB " KiB.", path);
+        if (write_sysfs("/sys/module/dm_mod/parameters/kcopyd_subjob_size_kb", REQUEST_KB) < 0)
+                log_debug("Cannot raise dm_mod's kcopyd_subjob_size_kb to " REQUEST_KB ".");
+}
+
 static int connect_nbd(Lazy *l) {
+        char connections[16];
+        /* Without -t the kernel never fails a request that waits on a server that went away; with
+         * several connections it needs one (it then requeues), so make it a day. */
         char *argv[] = { (char *) "nbd-client", (char *) "-unix", l->socket, NULL, (char *) "-b", (char *) "4096",
-                         (char *) "-N", (char *) "", NULL };
+                         (char *) "-N", (char *) "", (char *) "-C", connections, (char *) "-t", (char *) "86400", NULL };
         int r, fd;
 
         r = nbd_find_free(&l->st.nbd);
         if (r < 0)
                 return log_error_errno(r, "No free nbd device (is the nbd module loaded?): %m");
         argv[3] = l->st.nbd;
+        snprintf(connections, sizeof connections, "%u", l->o->connections);
+        if (l->o->connections <= 1)
+                argv[8] = NULL;
         r = run_wait(l->o->nbd_client, argv);
         if (r != 0) {
                 log_error("nbd-client could not connect %s to nbdkit (exit status %d; its messages are above).",
@@ -234,6 +266,7 @@ static int connect_nbd(Lazy *l) {
         if (fd < 0)
                 return log_error_errno(errno, "Cannot open %s: %m", l->st.nbd);
         l->nbd_fd = fd;
+        tune_requests(l);
         return 0;
 }
 
@@ -274,22 +307,46 @@ static int create_local(Lazy *l) {
         return 0;
 }
 
-static int create_mirror(Lazy *l) {
-        _cleanup_free_ char *params = mirror_table_params(l->nbd_devt, l->local_devt, l->o->region_size / 512);
-        _cleanup_free_ char *uuid = NULL;
+/* Read-only tables: nothing above writes, and the mirror still writes its local leg (kcopyd). */
+static int create_remote(Lazy *l) {
+        _cleanup_free_ char *params = linear_table_params(l->nbd_devt), *uuid = NULL;
         int r;
 
         if (!params || asprintf(&uuid, "URLBOOT-LAZY-%s", l->st.name) < 0)
                 return log_oom();
-        r = dm_device_create(l->st.mapper, uuid, l->sectors, "mirror", params, false, &l->dm_node);
+        r = dm_device_create(l->st.mapper, uuid, l->sectors, "linear", params, true, &l->dm_node);
         if (r == -EEXIST)
                 return log_error_errno(r, "A device-mapper device %s exists already; is %s attached twice?",
                                        l->st.mapper, l->o->image);
         if (r < 0)
-                return log_error_errno(r, "Failed to create the mirror %s (%s → %s): is the dm-mirror module there?",
-                                       l->st.mapper, l->st.nbd, l->st.local_loop);
+                return log_error_errno(r, "Failed to create the device-mapper device %s over %s: is dm-mod there?",
+                                       l->st.mapper, l->st.nbd);
         l->created_dm = true;
         return 0;
+}
+
+static int start_copy(Lazy *l) {
+        _cleanup_free_ char *params = mirror_table_params(l->nbd_devt, l->local_devt, l->o->region_size / 512);
+        int r;
+
+        if (!params)
+                return log_oom();
+        r = dm_device_replace_table(l->st.mapper, l->sectors, "mirror", params, true);
+        if (r < 0)
+                return log_error_errno(r, "Failed to start copying %s to %s (%s): is the dm-mirror module there?",
+                                       l->st.nbd, l->st.local_loop, l->st.mapper);
+        l->st.phase = LAZY_SYNCING;
+        l->st.copy_usec = boottime_usec();
+        (void) nbd_read_bytes(l->st.nbd, &l->st.fetched);
+        save_state(l);
+        log_info("%s: copying to %s in the background.", l->st.name, l->o->image);
+        return 0;
+}
+
+/* The copy waits while the initrd still reads what it needs to mount the root. */
+static bool copy_due(Lazy *l) {
+        return l->o->copy_now || l->st.root_usec > 0 || l->followed ||
+               boottime_usec() - l->st.ready_usec > LAZY_COPY_WAIT_USEC;
 }
 
 static int attach_top(Lazy *l) {
@@ -357,8 +414,9 @@ static void follow_pid1(Lazy *l) {
                 return;
         }
         l->root_st = st;
+        l->followed = true;
         keep_stderr_alive();
-        log_info("%s: followed the switch to the real root; still copying.", l->st.name);
+        log_info("%s: followed the switch to the real root (%s).", l->st.name, lazy_phase_to_string(l->st.phase));
 }
 
 /* The moment the initrd mounts the root, for "bytes fetched before the root was mounted". */
@@ -421,7 +479,7 @@ static void restart_if_unhealthy(Lazy *l, const MirrorStatus *ms) {
         params = mirror_table_params(l->nbd_devt, l->local_devt, l->o->region_size / 512);
         if (!params)
                 return;
-        r = dm_device_replace_table(l->st.mapper, l->sectors, "mirror", params, false);
+        r = dm_device_replace_table(l->st.mapper, l->sectors, "mirror", params, true);
         if (r < 0)
                 log_warning_errno(r, "%s: cannot restart the mirror: %m", l->st.name);
         else
@@ -443,6 +501,15 @@ static int wait_in_sync(Lazy *l) {
                 follow_pid1(l);
                 keep_stderr_alive();
                 note_root_mount(l);
+                if (l->st.phase == LAZY_REMOTE) {
+                        (void) nbd_read_bytes(l->st.nbd, &l->st.fetched);
+                        save_state(l);
+                        if (!copy_due(l))
+                                continue;
+                        r = start_copy(l);
+                        if (r < 0)
+                                return r;
+                }
 
                 r = dm_device_status(l->st.mapper, &type, &params);
                 if (r < 0 || !streq(type, "mirror") || mirror_status_parse(params, &ms) < 0) {
@@ -469,7 +536,7 @@ static int switch_to_local(Lazy *l) {
 
         if (!params)
                 return log_oom();
-        r = dm_device_replace_table(l->st.mapper, l->sectors, "linear", params, false);
+        r = dm_device_replace_table(l->st.mapper, l->sectors, "linear", params, true);
         if (r < 0)
                 return log_error_errno(r, "%s: cannot switch to the local copy (still reading from the network): %m",
                                        l->st.name);
@@ -493,7 +560,7 @@ static int switch_to_local(Lazy *l) {
         l->st.nbdkit_pid = 0;
         save_state(l);
 
-        took = l->st.local_usec - l->st.ready_usec;
+        took = l->st.local_usec - l->st.copy_usec;
         format_bytes(l->st.size, size);
         format_bytes(l->st.fetched, fetched);
         log_notice("%s: copy complete, %s in %.1f s (%.1f MiB/s; %s read from the network); now served from %s, the "
@@ -518,7 +585,7 @@ int lazy_attach(const LazyOptions *o) {
         if (r >= 0)
                 r = create_local(&l);
         if (r >= 0)
-                r = create_mirror(&l);
+                r = create_remote(&l);
         if (r >= 0)
                 r = attach_top(&l);
         if (r >= 0)
@@ -531,13 +598,13 @@ int lazy_attach(const LazyOptions *o) {
                 return r;
         }
 
-        l.st.phase = LAZY_SYNCING;
+        l.st.phase = LAZY_REMOTE;
         l.st.ready_usec = boottime_usec();
         save_state(&l);
         format_bytes(l.st.size, size);
-        log_info("%s: %s (%s) is %s, served from the network while it is copied to %s.", l.st.name, o->url, size,
+        log_info("%s: %s (%s) is %s, served from the network; it will be copied to %s.", l.st.name, o->url, size,
                  l.st.device, o->image);
-        (void) sd_notifyf(false, "READY=1\nSTATUS=Serving %s from the network, copying it to %s", o->url, o->image);
+        (void) sd_notifyf(false, "READY=1\nSTATUS=Serving %s from the network", o->url);
 
         r = wait_in_sync(&l);
         if (r >= 0)

@@ -5,9 +5,13 @@
  * the background, verified by dm-verity.
  *
  *   /dev/loopB  reference NAME.raw, partitions: what udev, gpt-auto and veritysetup see
- *     └ /dev/dm-N  "urlboot-lazy-NAME": mirror while copying, then linear over the local leg only
+ *     └ /dev/dm-N  "urlboot-lazy-NAME": linear over nbd ("remote"), mirror while copying ("syncing"),
+ *                  then linear over the local leg only ("local")
  *         ├ /dev/nbdN  ← nbd-client ← Unix socket ← nbdkit (curl, retry, readahead) ← HTTP range requests
  *         └ /dev/loopA ← /run/machines/NAME.raw, a sparse file the kernel fills
+ *
+ * In the initrd the copy starts when the root is mounted (or PID 1 has switched, or after
+ * LAZY_COPY_WAIT_USEC): until then the boot's reads have the network to themselves.
  *
  * The process stays until the copy is complete, across the switch to the real root: argv[0] starts
  * with "@" (systemd spares such initrd processes), and once PID 1 has switched it follows PID 1
@@ -26,6 +30,8 @@ typedef struct LazyOptions {
         const char *usrhash;
         bool no_verity;                 /* no pins: an explicit verify=no */
         uint64_t region_size;           /* bytes, a power of two */
+        unsigned connections;           /* NBD connections (each one HTTP request at a time) */
+        bool copy_now;                  /* start copying at once, not when the root is mounted */
         unsigned retries, retry_delay, timeout;
         const char *nbdkit;             /* paths of the engines */
         const char *nbd_client;
@@ -35,7 +41,9 @@ typedef struct LazyOptions {
 /** The engines' default paths (Debian's), overridable with $URLBOOT_NBDKIT / $URLBOOT_NBD_CLIENT. */
 #define NBDKIT_PATH "/usr/bin/nbdkit"
 #define NBD_CLIENT_PATH "/usr/sbin/nbd-client"
-#define LAZY_REGION_SIZE_DEFAULT (4ULL << 20)
+#define LAZY_REGION_SIZE_DEFAULT (8ULL << 20)
+#define LAZY_CONNECTIONS_DEFAULT 1
+#define LAZY_COPY_WAIT_USEC (120ULL * 1000 * 1000)
 
 /**
  * Set up the disk, tell systemd it is ready, copy, switch to the local copy.

@@ -13,6 +13,7 @@
 
 typedef enum LazyPhase {
         LAZY_STARTING,          /* setting up the devices */
+        LAZY_REMOTE,            /* served from the network; the copy waits for the root to be mounted */
         LAZY_SYNCING,           /* served from the network while the kernel copies it */
         LAZY_LOCAL,             /* the copy is complete: served from memory, network no longer needed */
         LAZY_FAILED,
@@ -37,7 +38,7 @@ typedef struct LazyState {
         uint64_t copied;        /* bytes in sync */
         uint64_t fetched;       /* bytes read from the network device */
         uint64_t fetched_at_root;       /* ... until /sysroot was mounted (0: not seen) */
-        uint64_t started_usec, ready_usec, root_usec, local_usec;
+        uint64_t started_usec, ready_usec, root_usec, copy_usec, local_usec;
         int pid, nbdkit_pid;
 } LazyState;
 

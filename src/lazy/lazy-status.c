@@ -21,9 +21,9 @@ void lazy_status_refresh(LazyState *s) {
         _cleanup_free_ char *type = NULL, *params = NULL;
         MirrorStatus ms;
 
-        if (s->phase != LAZY_SYNCING || !s->mapper || s->region_size == 0)
+        if ((s->phase != LAZY_SYNCING && s->phase != LAZY_REMOTE) || !s->mapper || s->region_size == 0)
                 return;
-        if (dm_device_status(s->mapper, &type, &params) >= 0 && streq(type, "mirror") &&
+        if (s->phase == LAZY_SYNCING && dm_device_status(s->mapper, &type, &params) >= 0 && streq(type, "mirror") &&
             mirror_status_parse(params, &ms) >= 0)
                 s->copied = MIN(ms.in_sync * s->region_size, s->size);
         if (s->nbd)
@@ -49,7 +49,10 @@ void lazy_status_print(FILE *f, const LazyState *s, bool running) {
         bool first = true;
 
         fprintf(f, "%s: %s", s->name, lazy_phase_to_string(s->phase));
-        if (s->phase == LAZY_SYNCING) {
+        if (s->phase == LAZY_REMOTE)
+                fprintf(f, ", served from the network; the copy starts when the root is mounted%s",
+                        running ? "" : " - urlboot-lazy is not running");
+        else if (s->phase == LAZY_SYNCING) {
                 fprintf(f, ", %u%% copied (", percent);
                 print_bytes(f, s->copied);
                 fputs(" of ", f);
@@ -57,8 +60,8 @@ void lazy_status_print(FILE *f, const LazyState *s, bool running) {
                 fputc(')', f);
                 if (!running)
                         fputs(" - urlboot-lazy is not running", f);
-        } else if (s->phase == LAZY_LOCAL && s->local_usec > s->ready_usec) {
-                double secs = (s->local_usec - s->ready_usec) / 1e6;
+        } else if (s->phase == LAZY_LOCAL && s->local_usec > s->copy_usec && s->copy_usec > 0) {
+                double secs = (s->local_usec - s->copy_usec) / 1e6;
                 fputs(", copy complete: ", f);
                 print_bytes(f, s->size);
                 fprintf(f, " in %.1f s (%.1f MiB/s); the network is no longer needed", secs,
@@ -69,7 +72,9 @@ void lazy_status_print(FILE *f, const LazyState *s, bool running) {
         fprintf(f, "      Device: %s", s->device ?: "-");
         if (s->mapper)
                 fprintf(f, " on %s (%s)", s->mapper,
-                        s->phase == LAZY_LOCAL ? "linear: the local copy" : "mirror: network, then local copy");
+                        s->phase == LAZY_LOCAL    ? "linear: the local copy" :
+                        s->phase == LAZY_SYNCING  ? "mirror: network and local copy" :
+                                                    "linear: the network");
         fputc('\n', f);
         fprintf(f, "  Local copy: %s", s->image ?: "-");
         if (s->local_loop)
@@ -89,6 +94,7 @@ void lazy_status_print(FILE *f, const LazyState *s, bool running) {
         print_time(f, "started", s->started_usec, &first);
         print_time(f, "ready", s->ready_usec, &first);
         print_time(f, "root mounted", s->root_usec, &first);
+        print_time(f, "copying", s->copy_usec, &first);
         print_time(f, "local", s->local_usec, &first);
         fputs(first ? "-\n" : " (since boot)\n", f);
 }
@@ -128,6 +134,7 @@ void lazy_status_print_json(FILE *f, const LazyState *s, bool running) {
         json_u64(f, "startedUSec", s->started_usec, true);
         json_u64(f, "readyUSec", s->ready_usec, true);
         json_u64(f, "rootMountedUSec", s->root_usec, true);
+        json_u64(f, "copyUSec", s->copy_usec, true);
         json_u64(f, "localUSec", s->local_usec, true);
         fputc('}', f);
 }

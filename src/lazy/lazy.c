@@ -17,6 +17,7 @@
 #include "lazy-state.h"
 #include "lazy-status.h"
 #include "log.h"
+#include "macro.h"
 #include "nbdkit-command.h"
 #include "parse-size.h"
 #include "string-util.h"
@@ -28,6 +29,7 @@ static void help(void) {
         printf("Usage: urlboot-lazy attach [OPTIONS] [--roothash=HEX] [--usrhash=HEX | --no-verity] URL IMAGE\n"
                "       urlboot-lazy status [--json] [NAME...]\n"
                "       urlboot-lazy check-verity [--roothash=HEX] [--usrhash=HEX] DISK\n"
+               "       urlboot-lazy serve URL SOCKET\n"
                "\n"
                "attach serves the disk image at URL as a block device at once (nbdkit, nbd) and copies\n"
                "it to IMAGE (e.g. /run/machines/rootdisk.raw) in the background (dm-mirror). The device\n"
@@ -39,11 +41,14 @@ static void help(void) {
                "\n"
                "status shows each lazy disk: syncing or local, progress, bytes fetched, timeline.\n"
                "check-verity checks DISK (a device or an image file) against the pinned hashes.\n"
+               "serve runs nbdkit on SOCKET as attach does, in the foreground (tests, debugging).\n"
                "\n"
                "  --roothash=HEX       the root file system's verity root hash\n"
                "  --usrhash=HEX        the /usr file system's verity root hash\n"
                "  --no-verity          attach without a pinned hash (verify=no)\n"
-               "  --region-size=SIZE   copy unit of the mirror (default 4M, a power of two)\n"
+               "  --region-size=SIZE   copy unit of the mirror (default 8M, a power of two)\n"
+               "  --connections=N      NBD connections, each one HTTP request at a time (default %u)\n"
+               "  --copy-now           copy at once (default: in the initrd, once the root is mounted)\n"
                "  --retries=N          tries of one HTTP request before a read fails (default %u)\n"
                "  --retry-delay=SEC    seconds between tries (default %u)\n"
                "  --timeout=SEC        seconds for one HTTP request (default %u)\n"
@@ -51,7 +56,7 @@ static void help(void) {
                "  --json               status as JSON\n"
                "  -h --help            this help\n"
                "     --version         print the version\n",
-               NBDKIT_RETRIES_DEFAULT, NBDKIT_RETRY_DELAY_DEFAULT, NBDKIT_TIMEOUT_DEFAULT);
+               LAZY_CONNECTIONS_DEFAULT, NBDKIT_RETRIES_DEFAULT, NBDKIT_RETRY_DELAY_DEFAULT, NBDKIT_TIMEOUT_DEFAULT);
 }
 
 typedef struct Args {
@@ -80,13 +85,15 @@ static int parse_unsigned(const char *opt, const char *v, unsigned *ret) {
 }
 
 static int parse_args(int argc, char *argv[], Args *a) {
-        enum { ARG_ROOTHASH = 0x100, ARG_USRHASH, ARG_NO_VERITY, ARG_REGION_SIZE, ARG_RETRIES, ARG_RETRY_DELAY,
-               ARG_TIMEOUT, ARG_STATE_DIR, ARG_JSON, ARG_VERSION };
+        enum { ARG_ROOTHASH = 0x100, ARG_USRHASH, ARG_NO_VERITY, ARG_REGION_SIZE, ARG_CONNECTIONS, ARG_COPY_NOW,
+               ARG_RETRIES, ARG_RETRY_DELAY, ARG_TIMEOUT, ARG_STATE_DIR, ARG_JSON, ARG_VERSION };
         static const struct option options[] = {
                 { "roothash", required_argument, NULL, ARG_ROOTHASH },
                 { "usrhash", required_argument, NULL, ARG_USRHASH },
                 { "no-verity", no_argument, NULL, ARG_NO_VERITY },
                 { "region-size", required_argument, NULL, ARG_REGION_SIZE },
+                { "connections", required_argument, NULL, ARG_CONNECTIONS },
+                { "copy-now", no_argument, NULL, ARG_COPY_NOW },
                 { "retries", required_argument, NULL, ARG_RETRIES },
                 { "retry-delay", required_argument, NULL, ARG_RETRY_DELAY },
                 { "timeout", required_argument, NULL, ARG_TIMEOUT },
@@ -118,6 +125,17 @@ static int parse_args(int argc, char *argv[], Args *a) {
                                 log_error("--region-size= takes a power of two from 4K to 1G, not '%s'.", optarg);
                                 return -EINVAL;
                         }
+                        break;
+                case ARG_CONNECTIONS:
+                        if (parse_unsigned("connections", optarg, &a->lazy.connections) < 0)
+                                return -EINVAL;
+                        if (a->lazy.connections < 1 || a->lazy.connections > 16) {
+                                log_error("--connections= takes 1 to 16, not %s.", optarg);
+                                return -EINVAL;
+                        }
+                        break;
+                case ARG_COPY_NOW:
+                        a->lazy.copy_now = true;
                         break;
                 case ARG_RETRIES:
                         if (parse_unsigned("retries", optarg, &a->lazy.retries) < 0)
@@ -172,6 +190,8 @@ static int verb_attach(Args *a, int argc, char *argv[]) {
         /* Storage for the root: systemd's killing sprees (switch to the real root, shutdown) spare it. */
         if (in_initrd())
                 program_invocation_name[0] = '@';
+        else
+                a->lazy.copy_now = true;
         signal(SIGPIPE, SIG_IGN);
         return lazy_attach(&a->lazy) < 0 ? -EIO : 0;
 }
@@ -198,10 +218,41 @@ static int verb_check_verity(Args *a, int argc, char *argv[]) {
         return 0;
 }
 
+static int verb_serve(Args *a, int argc, char *argv[]) {
+        NbdkitSettings s = {
+                .retries = a->lazy.retries,
+                .retry_delay = a->lazy.retry_delay,
+                .timeout = a->lazy.timeout,
+        };
+        _cleanup_strv_free_ char **cmd = NULL;
+        int r;
+
+        if (argc != 2) {
+                log_error("serve takes a URL and a socket path (see --help).");
+                return -EINVAL;
+        }
+        s.url = argv[0];
+        s.socket = argv[1];
+        s.xz = nbdkit_url_is_xz(s.url);
+        r = nbdkit_command(&s, &cmd);
+        if (r < 0)
+                return log_error_errno(r, "Cannot serve '%s': %m", s.url);
+        /* The same command line, but nbdkit takes our place (no parent to outlive). */
+        for (char **from = cmd, **to = cmd;; from++)
+                if (!*from || !streq(*from, "--exit-with-parent")) {
+                        if (!(*to++ = *from))
+                                break;
+                } else
+                        free(*from);
+        execv(a->lazy.nbdkit, cmd);
+        return log_error_errno(errno, "Cannot run %s: %m", a->lazy.nbdkit);
+}
+
 int main(int argc, char *argv[]) {
         Args a = {
                 .lazy = {
                         .region_size = LAZY_REGION_SIZE_DEFAULT,
+                        .connections = LAZY_CONNECTIONS_DEFAULT,
                         .retries = NBDKIT_RETRIES_DEFAULT,
                         .retry_delay = NBDKIT_RETRY_DELAY_DEFAULT,
                         .timeout = NBDKIT_TIMEOUT_DEFAULT,
@@ -225,6 +276,8 @@ int main(int argc, char *argv[]) {
                 r = verb_attach(&a, argc - optind, argv + optind);
         else if (streq(verb, "check-verity"))
                 r = verb_check_verity(&a, argc - optind, argv + optind);
+        else if (streq(verb, "serve"))
+                r = verb_serve(&a, argc - optind, argv + optind);
         else if (streq(verb, "status")) {
                 r = lazy_status_show(a.lazy.state_dir, optind < argc ? argv + optind : NULL, a.json);
                 if (r < 0)

@@ -50,8 +50,9 @@ int nbdkit_command(const NbdkitSettings *s, char ***ret) {
         r = r ?: add(&l, "--readonly");
         r = r ?: add(&l, "--log=stderr");
         r = r ?: add(&l, "--unix=%s", s->socket);
-        /* Outermost first: readahead sees the kernel's requests, retry wraps each plugin call. */
-        r = r ?: add(&l, "--filter=readahead");
+        /* Retry wraps each plugin call. No readahead filter: it needs a plugin that runs requests in
+         * parallel, and the curl plugin (1.32) serialises them, so it would do nothing (nbdkit says so).
+         * Larger and more requests come from the kernel side instead (see lazy-attach.c). */
         r = r ?: add(&l, "--filter=retry");
         if (s->xz)
                 r = r ?: add(&l, "--filter=xz");

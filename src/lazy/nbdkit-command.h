@@ -4,9 +4,8 @@
  * The nbdkit command line that serves an HTTP(S) image as an NBD export on a Unix socket.
  *
  * curl plugin (HTTP range requests) under the retry filter (a failed request is retried after a
- * pause, so a server that goes away for a while only makes reads wait), the xz filter for .xz
- * images (seekable at block boundaries), and the readahead filter on top (sequential reads, as the
- * background copy makes them, become larger requests). Read-only; argv[0] starts with "@" so
+ * pause, so a server that goes away for a while only makes reads wait) and, for .xz images, the xz
+ * filter (seekable at block boundaries). Read-only; argv[0] starts with "@" so
  * systemd's killing spree at the switch to the real root and at shutdown spares the process
  * (systemd's "storage daemons for the root file system" rule).
  */

@@ -58,6 +58,8 @@ check "make-disk-image --verity: partition UUIDs are the hash's first and last 1
 	'[ "$(field 0 uuid | tr A-F a-f)" = "$(uuid "${h:0:32}")" ] && [ "$(field 1 uuid | tr A-F a-f)" = "$(uuid "${h:32:32}")" ]'
 check "make-disk-image --verity: types root-x86-64 and root-x86-64-verity" \
 	'[ "$(field 0 type)" = 4F68BCE3-E8CD-4DB1-96E7-FBCAF984B709 ] && [ "$(field 1 type)" = 2C7357ED-EBD2-46D9-AEC1-23D437EC2BF5 ]'
+check "make-disk-image --verity: ext4 with 4 KiB blocks (the verity device's sector size)" \
+	'dumpe2fs -h "$tmp/p1" 2>/dev/null | grep -q "^Block size: *4096$"'
 check "urlboot-lazy check-verity accepts the image with its hash" '"$lazy" check-verity --roothash="$h" "$tmp/img.raw" >/dev/null'
 
 wrong=0000000000000000000000000000000000000000000000000000000000000000

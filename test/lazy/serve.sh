@@ -1,0 +1,53 @@
+#!/bin/bash
+# nbdkit with the command line urlboot-lazy gives it (urlboot-lazy serve), read by nbdcopy from the test
+# HTTP server: the image arrives byte for byte through closed range requests, a server that stops
+# answering for 4 s (only slower), a connection reset mid-answer (the retry filter), and as multi-block
+# .xz (the xz filter). Run in a private network namespace (test/netns-run.sh).
+#   serve.sh URLBOOT-LAZY SRCDIR
+set -uo pipefail
+lazy=$1 src=$2
+for t in nbdkit nbdcopy; do
+	command -v $t >/dev/null || { echo "1..0 # SKIP $t is not installed (packages nbdkit, libnbd-bin)"; exit 0; }
+done
+tmp=$(mktemp -d /tmp/urlboot-lazy-serve.XXXXXX)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+n=0 failed=0
+check() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else failed=$((failed + 1)); echo "not ok $n - $1"; fi; }
+
+mkdir "$tmp/srv"
+head -c $((16 << 20)) /dev/urandom > "$tmp/srv/disk.raw"
+xz -T2 --block-size=1MiB -c "$tmp/srv/disk.raw" > "$tmp/srv/disk.raw.xz"
+python3 "$src/test/http/server.py" --root "$tmp/srv" --port-file "$tmp/port" >/dev/null 2>&1 & pids+=($!)
+for _ in $(seq 100); do [ -e "$tmp/port" ] && break; sleep 0.05; done
+port=$(cat "$tmp/port")
+
+# copy URL NAME: serve URL with urlboot-lazy's nbdkit command line, copy the export to NAME; prints seconds
+copy() {
+	local sock=$tmp/$2.sock
+	"$lazy" serve --retry-delay=1 "$1" "$sock" 2> "$tmp/$2.log" & local p=$!
+	for _ in $(seq 200); do [ -S "$sock" ] && break; sleep 0.05; done
+	local t0=$(date +%s.%N)
+	timeout 120 nbdcopy "nbd+unix:///?socket=$sock" "$tmp/$2.out" 2>> "$tmp/$2.log"
+	local rc=$?
+	echo "$(date +%s.%N) - $t0" | bc
+	kill $p; wait $p 2>/dev/null
+	return $rc
+}
+
+s=$(copy "http://127.0.0.1:$port/disk.raw" plain)
+check "the image arrives byte for byte (${s%.*} s)" 'cmp -s "$tmp/plain.out" "$tmp/srv/disk.raw"'
+curl -s -X POST "http://127.0.0.1:$port/_reset" >/dev/null
+s=$(copy "http://127.0.0.1:$port/f=pause:6000000:4/disk.raw" pause)
+check "the server stops answering for 4 s mid-copy: the copy waits and completes intact (${s%.*} s)" \
+	'cmp -s "$tmp/pause.out" "$tmp/srv/disk.raw" && [ "$(echo "$s >= 4" | bc)" = 1 ]'
+s=$(copy "http://127.0.0.1:$port/f=reset:3000000/disk.raw" reset)
+check "a connection reset mid-answer is retried, the image is intact" 'cmp -s "$tmp/reset.out" "$tmp/srv/disk.raw"'
+s=$(copy "http://127.0.0.1:$port/disk.raw.xz" xz)
+check "a multi-block .xz is served decompressed" 'cmp -s "$tmp/xz.out" "$tmp/srv/disk.raw"'
+URLBOOT_NBDKIT=/bin/echo "$lazy" serve http://127.0.0.1/a.raw /run/x.sock > "$tmp/argv"
+check "the command line: @nbdkit --readonly --filter=retry curl url=... (no --exit-with-parent when serving)" \
+	'grep -q -- "--foreground --readonly --log=stderr --unix=/run/x.sock --filter=retry curl url=http://127.0.0.1/a.raw timeout=60" "$tmp/argv" && ! grep -q exit-with-parent "$tmp/argv"'
+echo "1..$n"
+[ $failed -eq 0 ]
