@@ -98,7 +98,7 @@ _urlboot_inst_lazy() {
     _urlboot_inst /usr/bin/urlboot-lazy
     inst_binary nbdkit
     inst_binary nbd-client
-    for so in "$plugindir/nbdkit-curl-plugin.so" "$filterdir"/nbdkit-{readahead,retry,xz}-filter.so; do
+    for so in "$plugindir/nbdkit-curl-plugin.so" "$filterdir"/nbdkit-{multi-conn,retry,xz}-filter.so; do
         inst_library "$so"
         for dep in $(ldd "$dracutsysrootdir$so" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }'); do
             inst_library "$dep"

@@ -35,7 +35,7 @@
 #include "verity-check.h"
 
 #define SOCKET_WAIT_USEC (120ULL * 1000 * 1000)
-#define REQUEST_KB "1024"
+#define KCOPYD_SUBJOB_MAX_KB 1024   /* the kernel's limit */
 #define UNHEALTHY_RESTART_USEC (10ULL * 1000 * 1000)
 
 typedef struct Lazy {
@@ -141,6 +141,7 @@ static int start_nbdkit(Lazy *l) {
                 .url = l->o->url,
                 .socket = l->socket,
                 .xz = nbdkit_url_is_xz(l->o->url),
+                .multi_conn = l->o->connections > 1,
                 .retries = l->o->retries,
                 .retry_delay = l->o->retry_delay,
                 .timeout = l->o->timeout,
@@ -219,14 +220,18 @@ static int write_sysfs(const char *path, const char *value) {
 /* Bigger requests: the copy's (kcopyd's sub-jobs) and those through nbd, each one HTTP request. A
  * kernel without the knobs works too, only slower. */
 static void tune_requests(Lazy *l) {
-        char path[128];
         const char *name = l->st.nbd + STRLEN("/dev/");
+        char path[128];
+
+        char kb[32];
 
         snprintf(path, sizeof path, "/sys/block/%s/queue/max_sectors_kb", name);
-        if (write_sysfs(path, REQUEST_KB) < 0)
-                log_debug("Cannot raise %s to " REQUEST_KB " KiB.", path);
-        if (write_sysfs("/sys/module/dm_mod/parameters/kcopyd_subjob_size_kb", REQUEST_KB) < 0)
-                log_debug("Cannot raise dm_mod's kcopyd_subjob_size_kb to " REQUEST_KB ".");
+        snprintf(kb, sizeof kb, "%llu", (unsigned long long) (l->o->request_size >> 10));
+        if (write_sysfs(path, kb) < 0)
+                log_debug("Cannot raise %s to %s KiB.", path, kb);
+        snprintf(kb, sizeof kb, "%llu", (unsigned long long) MIN(l->o->request_size >> 10, KCOPYD_SUBJOB_MAX_KB));
+        if (write_sysfs("/sys/module/dm_mod/parameters/kcopyd_subjob_size_kb", kb) < 0)
+                log_debug("Cannot raise dm_mod's kcopyd_subjob_size_kb to %s.", kb);
 }
 
 static int connect_nbd(Lazy *l) {
@@ -546,6 +551,8 @@ static int switch_to_local(Lazy *l) {
                 log_warning_errno(r, "%s: cannot disconnect %s: %m", l->st.name, l->st.nbd);
         (void) close(l->nbd_fd);
         l->nbd_fd = -1;
+        if (r >= 0 && nbd_wait_free(l->st.nbd, 10000) < 0)
+                log_warning("%s: %s is still configured 10 s after the disconnect.", l->st.name, l->st.nbd);
         if (l->nbdkit > 0) {
                 (void) kill(l->nbdkit, SIGTERM);
                 (void) waitpid(l->nbdkit, NULL, 0);

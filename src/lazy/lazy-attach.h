@@ -31,6 +31,7 @@ typedef struct LazyOptions {
         bool no_verity;                 /* no pins: an explicit verify=no */
         uint64_t region_size;           /* bytes, a power of two */
         unsigned connections;           /* NBD connections (each one HTTP request at a time) */
+        uint64_t request_size;          /* largest NBD request, bytes (and the copy's unit, up to 1 MiB) */
         bool copy_now;                  /* start copying at once, not when the root is mounted */
         unsigned retries, retry_delay, timeout;
         const char *nbdkit;             /* paths of the engines */
@@ -43,6 +44,7 @@ typedef struct LazyOptions {
 #define NBD_CLIENT_PATH "/usr/sbin/nbd-client"
 #define LAZY_REGION_SIZE_DEFAULT (8ULL << 20)
 #define LAZY_CONNECTIONS_DEFAULT 1
+#define LAZY_REQUEST_SIZE_DEFAULT (1ULL << 20)
 #define LAZY_COPY_WAIT_USEC (120ULL * 1000 * 1000)
 
 /**

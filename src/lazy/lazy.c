@@ -48,6 +48,7 @@ static void help(void) {
                "  --no-verity          attach without a pinned hash (verify=no)\n"
                "  --region-size=SIZE   copy unit of the mirror (default 8M, a power of two)\n"
                "  --connections=N      NBD connections, each one HTTP request at a time (default %u)\n"
+               "  --request-size=SIZE  largest request to the network (default 1M)\n"
                "  --copy-now           copy at once (default: in the initrd, once the root is mounted)\n"
                "  --retries=N          tries of one HTTP request before a read fails (default %u)\n"
                "  --retry-delay=SEC    seconds between tries (default %u)\n"
@@ -85,7 +86,7 @@ static int parse_unsigned(const char *opt, const char *v, unsigned *ret) {
 }
 
 static int parse_args(int argc, char *argv[], Args *a) {
-        enum { ARG_ROOTHASH = 0x100, ARG_USRHASH, ARG_NO_VERITY, ARG_REGION_SIZE, ARG_CONNECTIONS, ARG_COPY_NOW,
+        enum { ARG_ROOTHASH = 0x100, ARG_USRHASH, ARG_NO_VERITY, ARG_REGION_SIZE, ARG_CONNECTIONS, ARG_REQUEST_SIZE, ARG_COPY_NOW,
                ARG_RETRIES, ARG_RETRY_DELAY, ARG_TIMEOUT, ARG_STATE_DIR, ARG_JSON, ARG_VERSION };
         static const struct option options[] = {
                 { "roothash", required_argument, NULL, ARG_ROOTHASH },
@@ -93,6 +94,7 @@ static int parse_args(int argc, char *argv[], Args *a) {
                 { "no-verity", no_argument, NULL, ARG_NO_VERITY },
                 { "region-size", required_argument, NULL, ARG_REGION_SIZE },
                 { "connections", required_argument, NULL, ARG_CONNECTIONS },
+                { "request-size", required_argument, NULL, ARG_REQUEST_SIZE },
                 { "copy-now", no_argument, NULL, ARG_COPY_NOW },
                 { "retries", required_argument, NULL, ARG_RETRIES },
                 { "retry-delay", required_argument, NULL, ARG_RETRY_DELAY },
@@ -131,6 +133,13 @@ static int parse_args(int argc, char *argv[], Args *a) {
                                 return -EINVAL;
                         if (a->lazy.connections < 1 || a->lazy.connections > 16) {
                                 log_error("--connections= takes 1 to 16, not %s.", optarg);
+                                return -EINVAL;
+                        }
+                        break;
+                case ARG_REQUEST_SIZE:
+                        if (parse_size(optarg, &a->lazy.request_size) < 0 || a->lazy.request_size < 64 * 1024 ||
+                            a->lazy.request_size > 32 * 1024 * 1024 || a->lazy.request_size % 4096 != 0) {
+                                log_error("--request-size= takes 64K to 32M in whole 4K, not '%s'.", optarg);
                                 return -EINVAL;
                         }
                         break;
@@ -223,6 +232,7 @@ static int verb_serve(Args *a, int argc, char *argv[]) {
                 .retries = a->lazy.retries,
                 .retry_delay = a->lazy.retry_delay,
                 .timeout = a->lazy.timeout,
+                .multi_conn = a->lazy.connections > 1,
         };
         _cleanup_strv_free_ char **cmd = NULL;
         int r;
@@ -253,6 +263,7 @@ int main(int argc, char *argv[]) {
                 .lazy = {
                         .region_size = LAZY_REGION_SIZE_DEFAULT,
                         .connections = LAZY_CONNECTIONS_DEFAULT,
+                        .request_size = LAZY_REQUEST_SIZE_DEFAULT,
                         .retries = NBDKIT_RETRIES_DEFAULT,
                         .retry_delay = NBDKIT_RETRY_DELAY_DEFAULT,
                         .timeout = NBDKIT_TIMEOUT_DEFAULT,

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -89,6 +90,17 @@ int nbd_read_bytes(const char *device, uint64_t *ret) {
 int nbd_disconnect(int fd) {
         if (ioctl(fd, NBD_DISCONNECT) < 0)
                 return -errno;
+        /* Without this the kernel keeps the dead connection's configuration until a netlink disconnect. */
+        (void) ioctl(fd, NBD_CLEAR_SOCK);
+        return 0;
+}
+
+int nbd_wait_free(const char *device, unsigned timeout_ms) {
+        for (unsigned waited = 0; nbd_is_connected(device); waited += 10) {
+                if (waited >= timeout_ms)
+                        return -ETIMEDOUT;
+                nanosleep(&(struct timespec) { .tv_nsec = 10 * 1000 * 1000 }, NULL);
+        }
         return 0;
 }
 

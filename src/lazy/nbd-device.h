@@ -18,9 +18,15 @@ bool nbd_is_connected(const char *device);
 /** Bytes read from the device so far (sysfs "stat": sectors read × 512). */
 int nbd_read_bytes(const char *device, uint64_t *ret);
 
-/** Tell the kernel to disconnect the device open as fd (NBD_DISCONNECT, which netlink-configured devices
- * accept too). */
+/**
+ * Disconnect the device open as fd and drop its configuration, as "nbd-client -d" does with ioctls
+ * (NBD_DISCONNECT, NBD_CLEAR_SOCK; netlink-configured devices accept both): once the last descriptor is
+ * closed the device is free again (no "pid" in sysfs, size 0).
+ */
 int nbd_disconnect(int fd);
+
+/** Wait up to timeout_ms for the device to be free. @ret 0, -ETIMEDOUT */
+int nbd_wait_free(const char *device, unsigned timeout_ms);
 
 /** A block device's size in bytes (BLKGETSIZE64). */
 int block_device_size(const char *device, uint64_t *ret);

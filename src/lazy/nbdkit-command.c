@@ -53,6 +53,8 @@ int nbdkit_command(const NbdkitSettings *s, char ***ret) {
         /* Retry wraps each plugin call. No readahead filter: it needs a plugin that runs requests in
          * parallel, and the curl plugin (1.32) serialises them, so it would do nothing (nbdkit says so).
          * Larger and more requests come from the kernel side instead (see lazy-attach.c). */
+        if (s->multi_conn)
+                r = r ?: add(&l, "--filter=multi-conn");
         r = r ?: add(&l, "--filter=retry");
         if (s->xz)
                 r = r ?: add(&l, "--filter=xz");
@@ -64,6 +66,8 @@ int nbdkit_command(const NbdkitSettings *s, char ***ret) {
         r = r ?: add(&l, "retry-exponential=no");
         if (s->cainfo)
                 r = r ?: add(&l, "cainfo=%s", s->cainfo);
+        if (s->multi_conn)
+                r = r ?: add(&l, "multi-conn-mode=unsafe");
         if (r < 0)
                 return r;
         *ret = TAKE_PTR(l);

@@ -5,7 +5,9 @@
  *
  * curl plugin (HTTP range requests) under the retry filter (a failed request is retried after a
  * pause, so a server that goes away for a while only makes reads wait) and, for .xz images, the xz
- * filter (seekable at block boundaries). Read-only; argv[0] starts with "@" so
+ * filter (seekable at block boundaries). For several NBD connections the multi-conn filter advertises
+ * what the curl plugin does not: nothing is ever written, so no connection can see another's stale
+ * data ("unsafe" mode is safe here). Read-only; argv[0] starts with "@" so
  * systemd's killing spree at the switch to the real root and at shutdown spares the process
  * (systemd's "storage daemons for the root file system" rule).
  */
@@ -17,6 +19,7 @@ typedef struct NbdkitSettings {
         const char *url;
         const char *socket;             /* Unix socket to listen on */
         bool xz;                        /* the image is .xz */
+        bool multi_conn;                /* advertise multi-conn (for more than one NBD connection) */
         unsigned retries;               /* per request, before an error reaches the kernel */
         unsigned retry_delay;           /* seconds between tries */
         unsigned timeout;               /* seconds for one HTTP request */

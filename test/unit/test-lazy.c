@@ -75,6 +75,14 @@ TEST(nbdkit_command) {
         ASSERT_TRUE(strstr(line, "--filter=retry --filter=xz curl url=https://h/img.raw.xz#frag"));
         ASSERT_TRUE(endswith(line, " cainfo=/etc/ssl/certs/ca-certificates.crt"));
 
+        strv_free(argv);
+        free(line);
+        s.multi_conn = true;
+        ASSERT_OK(nbdkit_command(&s, &argv));
+        line = join(argv);
+        ASSERT_TRUE(strstr(line, "--filter=multi-conn --filter=retry --filter=xz curl "));
+        ASSERT_TRUE(endswith(line, " multi-conn-mode=unsafe"));
+
         ASSERT_FALSE(nbdkit_url_is_xz("http://h/img.xz.raw"));
         ASSERT_FALSE(nbdkit_url_is_xz("http://h/"));
         s.url = "http://h/a b.raw";
