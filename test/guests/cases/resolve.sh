@@ -58,8 +58,10 @@ configure() { # configure REFUSE-RECORD-TYPES
 	} >/run/systemd/resolved.conf.d/50-urlboot-case.conf
 	if [ "$URLBOOT_GUEST" = bookworm ]; then
 		echo 'URLBOOT_RESOLVE_UPSTREAMS="--upstream=127.0.0.1:5300"' >/etc/default/urlboot-resolve-filter
-		systemctl restart urlboot-resolve-filter.socket urlboot-resolve-stub.socket
-		systemctl stop urlboot-resolve-filter.service urlboot-resolve-stub.service 2>/dev/null
+		# Stopped and started again, so that the next query starts them with the new configuration.
+		systemctl stop urlboot-resolve-filter.service urlboot-resolve-stub.service \
+			urlboot-resolve-filter.socket urlboot-resolve-stub.socket 2>/dev/null
+		systemctl start urlboot-resolve-filter.socket urlboot-resolve-stub.socket
 		rm -f /etc/resolv.conf
 		echo "nameserver 127.0.0.153" >/etc/resolv.conf
 	else
