@@ -286,6 +286,9 @@ static int create_local(Lazy *l) {
         r = path_extract_directory(l->o->image, &dir);
         if (r < 0)
                 return log_oom();
+        r = mkdir_p(dir, 0755);
+        if (r < 0)
+                return log_error_errno(r, "Cannot create %s: %m", dir);
         if (statvfs(dir, &sv) < 0)
                 return log_error_errno(errno, "Cannot see how much room %s has: %m", dir);
         if ((uint64_t) sv.f_bavail * sv.f_frsize < l->st.size) {
