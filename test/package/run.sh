@@ -1,13 +1,16 @@
 #!/bin/bash
 # The Debian packages: built from this tree with dpkg-buildpackage, lintian-clean at the error and
 # warning levels, installed into a fresh Debian 12 tree (mmdebstrap), where the tools run, systemd
-# finds and accepts the units and generators, and dracut builds an initrd with the module. Prints TAP.
+# finds and accepts the units and generators, and dracut builds an initrd with the module; then
+# docs/howto-netboot.md is followed in that tree and a QEMU machine boots the result (howto.sh).
+# Prints TAP.
 #   run.sh SRCDIR
 set -u
 src=$(realpath "$1")
 . "$src/test/tap.sh"
 tmp=$(mktemp -d /var/tmp/urlboot-package.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+# URLBOOT_PACKAGE_KEEP=1 keeps the tree and logs (for working on the how-to).
+[ -n "${URLBOOT_PACKAGE_KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 mirror=${URLBOOT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # After a check: the end of a log when that check failed.
 shown=0
@@ -20,7 +23,7 @@ for t in dpkg-buildpackage lintian mmdebstrap; do
 	command -v $t >/dev/null || { echo "1..0 # SKIP $t is missing (tools/install-deps --package)"; exit 0; }
 done
 [ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root (mmdebstrap and chroot)"; exit 0; }
-echo "1..9"
+echo "1..13"
 
 # A copy of the tree as git sees it (committed and new files, no build directories).
 mkdir "$tmp/urlboot"
@@ -31,7 +34,7 @@ check "dpkg-buildpackage -us -uc -b builds every package" \
 	"[ $rc = 0 ] && [ \$(ls '$tmp'/*.deb | grep -vc dbgsym) = 8 ]"
 show_if_failed "$tmp/build.log"
 if [ $tap_failed -gt 0 ]; then
-	for i in $(seq 2 9); do echo "not ok $i - not tried: the packages did not build"; done
+	for i in $(seq 2 13); do echo "not ok $i - not tried: the packages did not build"; done
 	exit 1
 fi
 lintian --fail-on error,warning "$tmp"/urlboot_*.changes > "$tmp/lintian.log" 2>&1
@@ -47,7 +50,7 @@ mmdebstrap --variant=minbase --include=systemd-sysv,udev,dbus \
 	bookworm "$tmp/tree" "$mirror" > "$tmp/mmdebstrap.log" 2>&1
 rc=$?
 if [ $rc != 0 ] && grep -qiE 'could not resolve|failed to fetch|unable to connect|temporary failure' "$tmp/mmdebstrap.log"; then
-	for i in $(seq 3 9); do echo "ok $i # SKIP the Debian archive ($mirror) cannot be reached"; done
+	for i in $(seq 3 13); do echo "ok $i # SKIP the Debian archive ($mirror) cannot be reached"; done
 	tap_exit
 fi
 check "the packages install into a fresh Debian 12 tree with their dependencies" "[ $rc = 0 ]"
@@ -93,4 +96,8 @@ in_tree sh -c 'dracut --quiet --no-kernel --no-hostonly --force -m "systemd syst
 check "dracut in the tree builds an initrd with the urlboot module" \
 	"grep -q 'usr/bin/urlboot-pull' '$tmp/initrd.log' && grep -q 'urlboot-import-generator' '$tmp/initrd.log'"
 show_if_failed "$tmp/initrd.log" 10
+
+# docs/howto-netboot.md, as written, in this tree; then a machine boots what it made (4 lines).
+bash "$src/test/package/howto.sh" "$tmp/tree" "$src" 10 | tee "$tmp/howto.tap"
+grep -q '^not ok' "$tmp/howto.tap" && tap_failed=$((tap_failed + 1))
 tap_exit
