@@ -107,8 +107,9 @@ int lazy_unit_write(const char *dir, const char *unit, const char *generator, co
         if (r < 0)
                 return r;
 
-        /* No Conflicts=shutdown.target and IgnoreOnIsolate=: the root may live on this device until
-         * the copy is complete, across the switch to the real root. */
+        /* No Conflicts=shutdown.target, IgnoreOnIsolate= and RefuseManualStop=: the root may live on this
+         * device until the copy is complete, across the switch to the real root; stopping the unit
+         * would take the network away from it. */
         fprintf(f,
                 "[Unit]\n"
                 "Description=Lazy Attach of %s\n"
@@ -116,6 +117,7 @@ int lazy_unit_write(const char *dir, const char *unit, const char *generator, co
                 "SourcePath=/proc/cmdline\n"
                 "DefaultDependencies=no\n"
                 "IgnoreOnIsolate=yes\n"
+                "RefuseManualStop=yes\n"
                 "After=urlboot-imports-pre.target\n"
                 "Before=urlboot-imports.target\n"
                 "RequiresMountsFor=%s\n"
