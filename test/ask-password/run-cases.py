@@ -61,6 +61,9 @@ def normalise_reply(text):
         for k in ('vendor', 'product', 'version', 'url'):
             if k in p:
                 p[k] = '*'
+    # The interface's structure must be systemd's; its comments (documentation) are our own words.
+    if isinstance(p, dict) and isinstance(p.get('description'), str):
+        p['description'] = '\n'.join(l for l in p['description'].split('\n') if not l.lstrip().startswith('#'))
     return json.dumps(o, ensure_ascii=False, separators=(',', ':'))
 
 

@@ -31,7 +31,7 @@ static const char *type_keyword(const VarlinkField *f) {
 }
 
 /* "\t# comment\n\tname: ?[]type" for each field of one direction, comma separated. */
-static void format_fields(FILE *out, const VarlinkSymbol *s, VarlinkDirection direction) {
+static void format_fields(FILE *out, const VarlinkSymbol *s, VarlinkDirection direction, bool comments) {
         bool first = true;
 
         for (const VarlinkField *f = s->fields; f->type != VARLINK_FIELD_END; f++) {
@@ -39,7 +39,7 @@ static void format_fields(FILE *out, const VarlinkSymbol *s, VarlinkDirection di
                         continue;
                 fputs(first ? "\n" : ",\n", out);
                 first = false;
-                if (f->comment)
+                if (comments && f->comment)
                         fprintf(out, "\t# %s\n", f->comment);
                 if (f->type == VARLINK_ENUM_VALUE)
                         fprintf(out, "\t%s", f->name);
@@ -51,27 +51,27 @@ static void format_fields(FILE *out, const VarlinkSymbol *s, VarlinkDirection di
                 fputc('\n', out);
 }
 
-static void format_symbol(FILE *out, const VarlinkSymbol *s) {
+static void format_symbol(FILE *out, const VarlinkSymbol *s, bool comments) {
         static const char *const keyword[] = {
                 [VARLINK_ENUM_TYPE] = "type",
                 [VARLINK_METHOD] = "method",
                 [VARLINK_ERROR] = "error",
         };
 
-        if (s->comment)
+        if (comments && s->comment)
                 fprintf(out, "# %s\n", s->comment);
         fprintf(out, "%s %s(", keyword[s->type], s->name);
-        format_fields(out, s, VARLINK_INPUT);
+        format_fields(out, s, VARLINK_INPUT, comments);
         fputc(')', out);
         if (s->type == VARLINK_METHOD) {
                 fputs(" -> (", out);
-                format_fields(out, s, VARLINK_OUTPUT);
+                format_fields(out, s, VARLINK_OUTPUT, comments);
                 fputc(')', out);
         }
         fputc('\n', out);
 }
 
-char *varlink_idl_format(const VarlinkInterface *iface) {
+char *varlink_idl_format_full(const VarlinkInterface *iface, bool comments) {
         char *text = NULL;
         size_t size = 0;
         FILE *out;
@@ -79,18 +79,22 @@ char *varlink_idl_format(const VarlinkInterface *iface) {
         out = open_memstream(&text, &size);
         if (!out)
                 return NULL;
-        if (iface->comment)
+        if (comments && iface->comment)
                 fprintf(out, "# %s\n", iface->comment);
         fprintf(out, "interface %s\n", iface->name);
         for (const VarlinkSymbol *const *s = iface->symbols; *s; s++) {
                 fputc('\n', out);
-                format_symbol(out, *s);
+                format_symbol(out, *s, comments);
         }
         if (fclose(out) != 0) {
                 free(text);
                 return NULL;
         }
         return text;
+}
+
+char *varlink_idl_format(const VarlinkInterface *iface) {
+        return varlink_idl_format_full(iface, true);
 }
 
 const VarlinkSymbol *varlink_idl_find_symbol(const VarlinkInterface *iface, VarlinkSymbolType type, const char *name) {

@@ -77,6 +77,12 @@ typedef struct VarlinkInterface {
 /** The IDL text of an interface, as sd-varlink formats it; NULL when out of memory. */
 char *varlink_idl_format(const VarlinkInterface *iface);
 
+/**
+ * The same, with or without the comments. Without them it is the interface's structure alone, which
+ * must equal systemd's where we serve one of its interfaces (the comments are our own words).
+ */
+char *varlink_idl_format_full(const VarlinkInterface *iface, bool comments);
+
 /** The symbol called name of the given type, or NULL. */
 const VarlinkSymbol *varlink_idl_find_symbol(const VarlinkInterface *iface, VarlinkSymbolType type, const char *name);
 

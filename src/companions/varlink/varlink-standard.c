@@ -13,25 +13,25 @@
 
 static const VarlinkSymbol get_info = {
         .type = VARLINK_METHOD,
-        .comment = "Get service meta information",
+        .comment = "Who serves here: vendor, product, version, URL and interfaces",
         .name = "GetInfo",
         .fields = (const VarlinkField[]) {
-                VARLINK_OUTPUT_FIELD("String identifying the vendor of this service", "vendor", VARLINK_STRING, 0),
-                VARLINK_OUTPUT_FIELD("String identifying the product implementing this service", "product", VARLINK_STRING, 0),
-                VARLINK_OUTPUT_FIELD("Version string of this product", "version", VARLINK_STRING, 0),
-                VARLINK_OUTPUT_FIELD("Web URL pointing to additional information about this service", "url", VARLINK_STRING, 0),
-                VARLINK_OUTPUT_FIELD("List of interfaces implemented by this service", "interfaces", VARLINK_STRING, VARLINK_ARRAY),
+                VARLINK_OUTPUT_FIELD("Who made the service", "vendor", VARLINK_STRING, 0),
+                VARLINK_OUTPUT_FIELD("The program answering", "product", VARLINK_STRING, 0),
+                VARLINK_OUTPUT_FIELD("Its version", "version", VARLINK_STRING, 0),
+                VARLINK_OUTPUT_FIELD("Where to read more about it", "url", VARLINK_STRING, 0),
+                VARLINK_OUTPUT_FIELD("The interfaces it answers", "interfaces", VARLINK_STRING, VARLINK_ARRAY),
                 VARLINK_FIELDS_END,
         },
 };
 
 static const VarlinkSymbol get_interface_description = {
         .type = VARLINK_METHOD,
-        .comment = "Get description of an implemented interface in Varlink IDL format",
+        .comment = "The definition of one of the interfaces, as Varlink IDL text",
         .name = "GetInterfaceDescription",
         .fields = (const VarlinkField[]) {
-                VARLINK_INPUT_FIELD("Name of interface to query interface description of", "interface", VARLINK_STRING, 0),
-                VARLINK_OUTPUT_FIELD("Interface description in Varlink IDL format", "description", VARLINK_STRING, 0),
+                VARLINK_INPUT_FIELD("The interface to describe", "interface", VARLINK_STRING, 0),
+                VARLINK_OUTPUT_FIELD("Its definition, as Varlink IDL text", "description", VARLINK_STRING, 0),
                 VARLINK_FIELDS_END,
         },
 };
@@ -56,24 +56,24 @@ static const VarlinkSymbol get_interface_description = {
         }
 
 ERROR_WITH_ONE_STRING(interface_not_found, "InterfaceNotFound",
-                      "Error returned if a method is called on an unknown interface",
-                      "interface", "Name of interface that was called but does not exist");
+                      "The call named an interface this service does not answer",
+                      "interface", "The interface named");
 ERROR_WITH_ONE_STRING(method_not_found, "MethodNotFound",
-                      "Error returned if an unknown method is called on an known interface",
-                      "method", "Name of method that was called but does not exist");
+                      "The call named a method the interface does not have",
+                      "method", "The method named");
 ERROR_WITH_ONE_STRING(method_not_implemented, "MethodNotImplemented",
-                      "Error returned if a method is called that is known but not implemented",
-                      "method", "Name of method that was called but is not implemented");
+                      "The method exists but this service does not carry it out",
+                      "method", "The method named");
 ERROR_WITH_ONE_STRING(invalid_parameter, "InvalidParameter",
-                      "Error returned if a method is called with an invalid parameter",
-                      "parameter", "Name of the invalid parameter");
-ERROR_WITHOUT_FIELDS(permission_denied, "PermissionDenied", "General permission error");
+                      "A parameter is missing, unknown, or of the wrong type or value",
+                      "parameter", "The parameter at fault");
+ERROR_WITHOUT_FIELDS(permission_denied, "PermissionDenied", "The caller may not do this");
 ERROR_WITHOUT_FIELDS(expected_more, "ExpectedMore",
-                     "A method was called with the 'more' flag off, but it may only be called with the flag turned on");
+                     "This method must be called with 'more' set");
 
 const VarlinkInterface varlink_interface_org_varlink_service = {
         .name = "org.varlink.service",
-        .comment = "General Varlink service interface",
+        .comment = "What every Varlink service answers",
         .symbols = (const VarlinkSymbol *const[]) {
                 &get_info,
                 &get_interface_description,
@@ -88,19 +88,19 @@ const VarlinkInterface varlink_interface_org_varlink_service = {
 };
 
 ERROR_WITHOUT_FIELDS(disconnected, "Disconnected",
-                     "Local error if a Varlink connection is disconnected (this never crosses the wire and is synthesized locally only).");
+                     "The connection ended (made up on this side, never sent)");
 ERROR_WITHOUT_FIELDS(timed_out, "TimedOut",
-                     "A method call time-out has been reached (also synthesized locally, does not cross wire)");
-ERROR_WITHOUT_FIELDS(protocol, "Protocol", "Some form of protocol error (also synthesized locally, does not cross wire)");
+                     "The call took too long (made up on this side, never sent)");
+ERROR_WITHOUT_FIELDS(protocol, "Protocol", "The peer broke the protocol (made up on this side, never sent)");
 
 static const VarlinkSymbol system_error = {
         .type = VARLINK_ERROR,
-        .comment = "A generic Linux system error (\"errno\"s).",
+        .comment = "A Linux error number",
         .name = "System",
         .fields = (const VarlinkField[]) {
-                VARLINK_INPUT_FIELD("The origin of this system error, typically 'linux' to indicate Linux error numbers.", "origin", VARLINK_STRING, VARLINK_NULLABLE),
-                VARLINK_INPUT_FIELD("The Linux error name, i.e. ENOENT, EHWPOISON or similar.", "errnoName", VARLINK_STRING, VARLINK_NULLABLE),
-                VARLINK_INPUT_FIELD("The numeric Linux error number. Typically the name is preferable, if specified.", "errno", VARLINK_INT, VARLINK_NULLABLE),
+                VARLINK_INPUT_FIELD("Where the number comes from: 'linux' for Linux's numbers", "origin", VARLINK_STRING, VARLINK_NULLABLE),
+                VARLINK_INPUT_FIELD("Its name, such as ENOENT", "errnoName", VARLINK_STRING, VARLINK_NULLABLE),
+                VARLINK_INPUT_FIELD("The number (the name says more, when there is one)", "errno", VARLINK_INT, VARLINK_NULLABLE),
                 VARLINK_FIELDS_END,
         },
 };
