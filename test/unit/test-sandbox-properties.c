@@ -49,7 +49,7 @@ static sd_bus_message *fake_getall(sd_bus *bus) {
         sd_bus_message *m;
 
         ASSERT_OK(sd_bus_message_new(bus, &m, SD_BUS_MESSAGE_METHOD_RETURN));
-        ASSERT_OK(sd_bus_message_append(m, "a{sv}", 12,
+        ASSERT_OK(sd_bus_message_append(m, "a{sv}", 13,
                                         "Type", "s", "simple",                   /* not sandbox */
                                         "PrivateTmp", "b", 1,                    /* copied */
                                         "PrivateNetwork", "b", 0,                /* false: the default */
@@ -61,6 +61,7 @@ static sd_bus_message *fake_getall(sd_bus *bus) {
                                         "RuntimeDirectory", "as", 1, "foo",
                                         "SELinuxContext", "(bs)", 1, "system_u:ctx", /* set as "-system_u:ctx" */
                                         "AppArmorProfile", "(bs)", 0, "",        /* no profile */
+                                        "WorkingDirectory", "s", "!/var/lib/x",  /* set as "-/var/lib/x" */
                                         "MemoryMax", "t", (uint64_t) 1024));      /* resource, not copied */
         ASSERT_OK(sd_bus_message_seal(m, 1, 0));
         ASSERT_OK(sd_bus_message_rewind(m, true));
@@ -78,7 +79,7 @@ TEST(copy_keeps_settings_and_types) {
 
         ASSERT_OK(sd_bus_message_new(bus, &m, SD_BUS_MESSAGE_METHOD_CALL));
         ASSERT_OK(sd_bus_message_open_container(m, 'a', "(sv)"));
-        ASSERT_EQ(sandbox_properties_copy(m, reply, &runtime_dirs), 6);
+        ASSERT_EQ(sandbox_properties_copy(m, reply, &runtime_dirs), 7);
         ASSERT_OK(sd_bus_message_close_container(m));
         ASSERT_OK(sd_bus_message_seal(m, 2, 0));
         ASSERT_TRUE(runtime_dirs);
@@ -113,6 +114,9 @@ TEST(copy_keeps_settings_and_types) {
                         ASSERT_STREQ(contents, "s");
                         ASSERT_OK(sd_bus_message_read(m, "v", "s", &s));
                         ASSERT_STREQ(s, "-system_u:ctx");
+                } else if (streq(name, "WorkingDirectory")) {
+                        ASSERT_OK(sd_bus_message_read(m, "v", "s", &s));
+                        ASSERT_STREQ(s, "-/var/lib/x");
                 } else if (streq(name, "RuntimeDirectory"))
                         ASSERT_OK(sd_bus_message_skip(m, "v"));
                 else
@@ -120,7 +124,7 @@ TEST(copy_keeps_settings_and_types) {
                 ASSERT_OK(sd_bus_message_exit_container(m));
                 found++;
         }
-        ASSERT_EQ(found, 6);
+        ASSERT_EQ(found, 7);
 
         sd_bus_message_unref(m);
         sd_bus_message_unref(reply);

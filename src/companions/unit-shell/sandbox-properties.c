@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "log.h"
 #include "macro.h"
@@ -195,6 +196,29 @@ static int copy_label(sd_bus_message *m, sd_bus_message *reply, const char *name
         return r < 0 ? r : 1;
 }
 
+/* With the reply inside the WorkingDirectory variant: "!/dir" (missing is fine) reads back as "!" but
+ * is set with "-", as in unit files. */
+static int copy_working_directory(sd_bus_message *m, sd_bus_message *reply) {
+        _cleanup_free_ char *value = NULL;
+        const char *dir;
+        int r;
+
+        r = sd_bus_message_read_basic(reply, 's', &dir);
+        if (r >= 0)
+                r = sd_bus_message_exit_container(reply);
+        if (r < 0)
+                return r;
+        if (isempty(dir))
+                return 0;
+        value = strdup(dir);
+        if (!value)
+                return -ENOMEM;
+        if (value[0] == '!')
+                value[0] = '-';
+        r = sd_bus_message_append(m, "(sv)", "WorkingDirectory", "s", value);
+        return r < 0 ? r : 1;
+}
+
 /* Copies the variant the reply is at into m as (sv), unless its value means "not set". */
 static int copy_one(sd_bus_message *m, sd_bus_message *reply, const char *name) {
         const char *contents;
@@ -212,6 +236,8 @@ static int copy_one(sd_bus_message *m, sd_bus_message *reply, const char *name) 
          * one string, "-label" for "ignore errors". */
         if (streq(contents, "(bs)"))
                 return copy_label(m, reply, name);
+        if (streq(name, "WorkingDirectory"))
+                return copy_working_directory(m, reply);
 
         r = value_is_unset(reply, contents);
         if (r < 0)
