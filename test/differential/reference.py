@@ -21,11 +21,26 @@ class Skip(Exception):
     pass
 
 
+def archive_unreachable():
+    """Why the Debian archive cannot be reached, or None. (mmdebstrap --quiet does not always say so in
+    a way tools/reference/systemd-unstable recognises, e.g. "connection refused" by a proxy.)"""
+    import urllib.request
+    mirror = os.environ.get('URLBOOT_DEBIAN_MIRROR', 'http://deb.debian.org/debian')
+    try:
+        urllib.request.urlopen(mirror.rstrip('/') + '/dists/sid/Release', timeout=15).close()
+        return None
+    except Exception as e:       # any failure to fetch means: no archive
+        return f'the Debian archive ({mirror}) cannot be reached: {e}'
+
+
 def reference_tree():
     p = subprocess.run([REFERENCE], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode == 77:
         raise Skip('systemd 262 reference tree unavailable: ' + (p.stderr.strip().splitlines() or ['exit 77'])[-1])
     if p.returncode != 0:
+        why = archive_unreachable()
+        if why:
+            raise Skip('systemd 262 reference tree unavailable: ' + why)
         raise RuntimeError('tools/reference/systemd-unstable failed: ' + p.stderr.strip())
     return p.stdout.strip()
 
