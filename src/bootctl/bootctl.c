@@ -18,6 +18,7 @@
 #include "uri-entry.h"
 #include "verb-event-log.h"
 #include "verb-measure.h"
+#include "verb-random-seed.h"
 
 #define EXIT_USAGE 2
 
@@ -31,6 +32,7 @@ static void help(void) {
                "  build-manager build menu entries and loader.conf into the boot manager\n"
                "  measure [UKI] predict the TPM PCRs (11, 12, 13) a boot of the UKI ends with\n"
                "  event-log     replay the firmware's TPM event log and check it against the PCRs\n"
+               "  random-seed   set LoaderSystemToken (and the ESP's random seed) for the kernel's seed\n"
                "  set-default, set-oneshot, set-timeout, set-timeout-oneshot\n"
                "                the boot manager's default entry and menu timeout (always or next boot)\n"
                "  add-uri URL   register a boot entry (Boot####) that HTTP-boots URL\n"
@@ -77,6 +79,8 @@ int main(int argc, char *argv[]) {
                 r = verb_measure(argc - 1, argv + 1);
         else if (streq(argv[1], "event-log"))
                 r = verb_event_log(argc - 1, argv + 1);
+        else if (streq(argv[1], "random-seed"))
+                r = verb_random_seed(argc - 1, argv + 1);
         else {
                 log_error("Unknown command '%s' (see --help).", argv[1]);
                 return EXIT_USAGE;

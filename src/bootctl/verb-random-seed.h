@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlbootctl random-seed: the sources the boot manager and the stub mix the kernel's random seed from.
+ */
+#pragma once
+
+int verb_random_seed(int argc, char *argv[]);
