@@ -135,6 +135,13 @@ class Client:
         self.proc = subprocess.Popen(['unshare', '-n', 'sh', '-c', 'read go && exec "$@"', 'client'] + argv,
                                      stdin=subprocess.PIPE, stdout=open(out + '.json', 'w'), stderr=self.log)
         veth, ip = f'vf{n}', f'10.0.{10 + n // 250}.{1 + n % 250}'
+        # The veth end must land in the client's namespace, so wait until unshare has made it.
+        ours = os.readlink('/proc/self/ns/net')
+        deadline = time.monotonic() + 30
+        while os.readlink(f'/proc/{self.proc.pid}/ns/net') == ours:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f'client {k}: no network namespace after 30 s')
+            time.sleep(0.01)
         sh('ip', 'link', 'add', veth, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', str(self.proc.pid))
         sh('ip', 'link', 'set', veth, 'master', BRIDGE, 'up')
         for cmd in (['ip', 'link', 'set', 'lo', 'up'], ['ip', 'addr', 'add', ip + '/16', 'dev', 'eth0'],
