@@ -137,3 +137,26 @@ TEST(status_line) {
                           "        CacheDirectory: 512B\n");
         free(buf);
 }
+
+static void expected_id_line(char *line, int lineno, void *userdata) {
+        char unit[256], type[64], *cgroup = NULL;
+        uint32_t want, got = 0;
+
+        if (sscanf(line, "%255s %63s %" SCNu32, unit, type, &want) != 3)
+                test_fail(__FILE__, __LINE__, "line %d: need UNIT TYPE ID", lineno);
+        ASSERT_TRUE(asprintf(&cgroup, "/system.slice/%s.service", unit) > 0);
+        ASSERT_OK(project_id_candidate(cgroup, type, &got));
+        if (got != want)
+                test_fail(__FILE__, __LINE__, "line %d: %s %s: %" PRIu32 ", the guest case expects %" PRIu32, lineno,
+                          unit, type, got, want);
+        free(cgroup);
+        (*(int *) userdata)++;
+}
+
+TEST(guest_case_ids) {
+        /* the IDs the guest case checks on real file systems are the ones this code computes */
+        int n = 0;
+
+        test_foreach_line("../guests/cases/dirquota.d/expected-ids", expected_id_line, &n);
+        ASSERT_TRUE(n >= 10);
+}
