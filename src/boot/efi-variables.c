@@ -57,6 +57,18 @@ EFI_STATUS set_loader_u64(const CHAR16 *name, uint64_t value) {
         return set_raw(name, b, sizeof b);
 }
 
+bool get_loader_u64(const CHAR16 *name, uint64_t *ret) {
+        uint8_t b[8];
+        UINTN size = sizeof b;
+
+        if (RT->GetVariable((CHAR16 *) name, &loader_vendor_guid, NULL, &size, b) != EFI_SUCCESS || size != sizeof b)
+                return false;
+        *ret = 0;
+        for (size_t i = 0; i < sizeof b; i++)
+                *ret |= (uint64_t) b[i] << (8 * i);
+        return true;
+}
+
 bool secure_boot_enabled(void) {
         EFI_GUID global = EFI_GLOBAL_VARIABLE;
         uint8_t v = 0;

@@ -22,6 +22,9 @@ EFI_STATUS set_loader_string_if_unset(const CHAR16 *name, const char *value_utf8
 /** Set a 64-bit little-endian feature mask. */
 EFI_STATUS set_loader_u64(const CHAR16 *name, uint64_t value);
 
+/** A 64-bit little-endian variable (LoaderFeatures); false when unset or shorter. */
+bool get_loader_u64(const CHAR16 *name, uint64_t *ret);
+
 /** Set a non-volatile string variable (LoaderEntryLastBooted). */
 EFI_STATUS set_loader_string_persistent(const CHAR16 *name, const char *value_utf8);
 

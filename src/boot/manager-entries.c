@@ -12,6 +12,7 @@
 #include "efi-cleanup.h"
 #include "efi-firmware.h"
 #include "efi-string.h"
+#include "efi-tpm.h"
 #include "efi-volume.h"
 #include "manager.h"
 #include "memory-fundamental.h"
@@ -152,6 +153,17 @@ static void collect_builtin(Menu *m, EFI_LOADED_IMAGE *li) {
         }
 }
 
+/* systemd-boot measures loader.conf before it reads it: PCR 5, tagged, "loader.conf". */
+static void measure_loader_conf(const char *text, size_t size) {
+        MeasureEvent e = {
+                .pcr = TPM2_PCR_BOOT_LOADER_CONFIG, .type = TCG_EV_EVENT_TAG, .tag = TCG_TAG_LOADER_CONF,
+                .data = text, .size = size, .description = "loader.conf",
+        };
+        bool measured;
+
+        (void) tpm_measure(&e, &measured);
+}
+
 /* loader.conf from our volume; without a volume, from our own .loader section (same text). */
 static void read_loader_conf(Menu *m, EFI_LOADED_IMAGE *li) {
         _cleanup_file_close_ EFI_FILE *root = volume_open_root(li->DeviceHandle);
@@ -160,8 +172,10 @@ static void read_loader_conf(Menu *m, EFI_LOADED_IMAGE *li) {
         size_t n, size;
 
         if (root) {
-                if (volume_read_file(root, L"\\loader\\loader.conf", CONF_MAX, &text, &size) == EFI_SUCCESS)
+                if (volume_read_file(root, L"\\loader\\loader.conf", CONF_MAX, &text, &size) == EFI_SUCCESS) {
+                        measure_loader_conf(text, size);
                         (void) loader_conf_parse(&m->conf, text, size);
+                }
                 return;
         }
         if (pe_find_section(li->ImageBase, li->ImageSize, ".loader", true, &d, &n) >= 0)

@@ -12,6 +12,7 @@
 #include "efi-initrd.h"
 #include "efi-log.h"
 #include "efi-string.h"
+#include "efi-tpm.h"
 #include "efi-ticks.h"
 #include "efi-variables.h"
 #include "efi-volume.h"
@@ -19,6 +20,7 @@
 #include "manager.h"
 #include "memory-fundamental.h"
 #include "string-fundamental.h"
+#include "stub-measure.h"
 #include "url.h"
 
 #define INITRD_MAX (1024U * 1024 * 1024)
@@ -130,8 +132,11 @@ static EFI_STATUS load_entry(Menu *m, EFI_HANDLE image, BootEntry *e, EFI_HANDLE
         return url_load_image(image, url, ret);
 }
 
+/* Hands the child its options and measures them into PCR 12 as systemd-boot does (edited ones too). */
 static void set_load_options(EFI_HANDLE child, const char *text) {
         EFI_LOADED_IMAGE *li;
+        MeasureEvent e;
+        bool measured;
         CHAR16 *o;
 
         if (!text || BS->HandleProtocol(child, &LoadedImageProtocol, (void **) &li) != EFI_SUCCESS)
@@ -142,6 +147,8 @@ static void set_load_options(EFI_HANDLE child, const char *text) {
         /* the child reads them when it runs: they stay */
         li->LoadOptions = o;
         li->LoadOptionsSize = (UINT32) StrSize(o);
+        stub_measure_cmdline(o, StrLen(o), &e);
+        (void) tpm_measure(&e, &measured);
 }
 
 EFI_STATUS start_entry(Menu *m, EFI_HANDLE image, BootEntry *e, const char *options_override) {

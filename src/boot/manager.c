@@ -15,13 +15,17 @@
 #include "bls-menu.h"
 #include "device-path.h"
 #include "efi-firmware.h"
+#include "efi-cleanup.h"
 #include "efi-log.h"
+#include "efi-random-seed.h"
 #include "efi-string.h"
 #include "efi-ticks.h"
+#include "efi-tpm.h"
 #include "efi-variables.h"
 #include "efi-volume.h"
 #include "manager.h"
 #include "memory-fundamental.h"
+#include "printf-fundamental.h"
 #include "string-fundamental.h"
 
 #define LOADER_FEATURES \
@@ -29,11 +33,13 @@
          EFI_LOADER_FEATURE_ENTRY_DEFAULT | EFI_LOADER_FEATURE_ENTRY_ONESHOT | EFI_LOADER_FEATURE_BOOT_COUNTING | \
          EFI_LOADER_FEATURE_XBOOTLDR | EFI_LOADER_FEATURE_SORT_KEY | EFI_LOADER_FEATURE_SAVED_ENTRY | \
          EFI_LOADER_FEATURE_MENU_DISABLE | EFI_LOADER_FEATURE_MULTI_PROFILE_UKI | EFI_LOADER_FEATURE_REPORT_URL | \
-         EFI_LOADER_FEATURE_TYPE1_UKI | EFI_LOADER_FEATURE_TYPE1_UKI_URL)
+         EFI_LOADER_FEATURE_TYPE1_UKI | EFI_LOADER_FEATURE_TYPE1_UKI_URL | EFI_LOADER_FEATURE_RANDOM_SEED | \
+         EFI_LOADER_FEATURE_TPM2_ACTIVE_PCR_BANKS)
 
 static void export_identity(Menu *m, EFI_LOADED_IMAGE *li) {
         EFI_DEVICE_PATH *dp = DevicePathFromHandle(li->DeviceHandle);
         _cleanup_ffree_ char *info = firmware_info(), *type = firmware_type(), *part = NULL;
+        char banks[11];
 
         (void) set_loader_string(L"LoaderInfo", "urlboot " URLBOOT_VERSION);
         (void) set_loader_u64(L"LoaderFeatures", LOADER_FEATURES);
@@ -52,6 +58,8 @@ static void export_identity(Menu *m, EFI_LOADED_IMAGE *li) {
                 if (m->own_path)
                         (void) set_loader_string(L"LoaderImageIdentifier", m->own_path);
         }
+        fsnprintf(banks, sizeof banks, "0x%08x", tpm_active_pcr_banks());
+        (void) set_loader_string(L"LoaderTpm2ActivePcrBanks", banks);
 }
 
 static void export_entries(Menu *m) {
@@ -120,6 +128,13 @@ static void no_entries(Menu *m) {
         BS->Stall(10 * 1000 * 1000);
 }
 
+/* A seed for the kernel, with the ESP's seed file when we have a volume (systemd-boot's place for it). */
+static void pass_random_seed(Menu *m) {
+        _cleanup_file_close_ EFI_FILE *root = m->have_volume ? volume_open_root(m->own_device) : NULL;
+
+        (void) random_seed_pass(root);
+}
+
 /* After a failed start: say what failed, then reboot or hand back to the firmware. */
 static EFI_STATUS start_failed(Menu *m, BootEntry *e, MenuChoice *c, EFI_STATUS s) {
         (void) log_efi(s, "starting '%s' failed", e->title ?: e->bls->id);
@@ -166,6 +181,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
                                            timeout_variable(L"LoaderConfigTimeoutOneShot", true));
         c = menu_run(&m, pick_default(&m), timeout);
         (void) set_loader_time(L"LoaderTimeMenuUSec");
+        pass_random_seed(&m);
         s = start_entry(&m, image, &m.entries[c.index], c.options);
         return start_failed(&m, &m.entries[c.index], &c, s);
 }

@@ -3,9 +3,12 @@
  * @file
  * urlboot-stubx64.efi: the UEFI stub of a UKI.
  *
- * Finds .linux, .initrd and .cmdline in its own image, records where it was loaded from
- * (StubDeviceURL when that was a URL: firmware HTTP boot, or a boot manager's uki-url), offers the
- * initrd through LoadFile2 and starts the kernel with the command line.
+ * Finds .linux, .initrd and .cmdline in its own image (those of the profile "@N" selects), records
+ * where it was loaded from (StubDeviceURL when that was a URL: firmware HTTP boot, or a boot
+ * manager's uki-url), measures as systemd-stub does (sections into PCR 11; profile, command lines,
+ * credentials and configuration extensions into PCR 12; system extensions into PCR 13; the rules in
+ * src/fundamental), passes a random seed, offers the initrd (with the credentials and extension
+ * images of the ESP appended) through LoadFile2 and starts the kernel with the command line.
  */
 #include <efi.h>
 #include <efilib.h>
@@ -14,24 +17,38 @@
 #include "efi-firmware.h"
 #include "efi-initrd.h"
 #include "efi-log.h"
+#include "efi-random-seed.h"
 #include "efi-string.h"
+#include "efi-tpm.h"
 #include "efi-variables.h"
+#include "efi-volume.h"
+#include "efi-cleanup.h"
 #include "memory-fundamental.h"
 #include "pe-image.h"
 #include "printf-fundamental.h"
 #include "smbios.h"
 #include "string-fundamental.h"
+#include "stub-cmdline.h"
+#include "stub-extras.h"
+#include "stub-measure.h"
+#include "uki-measure.h"
 
-#define STUB_FEATURES                                                                                    \
-        (EFI_STUB_FEATURE_REPORT_BOOT_PARTITION | EFI_STUB_FEATURE_REPORT_STUB_PARTITION |                 \
-         EFI_STUB_FEATURE_REPORT_URL | EFI_STUB_FEATURE_CMDLINE_SMBIOS | EFI_STUB_FEATURE_MULTI_PROFILE_UKI)
-
-#define SMBIOS_CMDLINE_EXTRA "io.systemd.stub.kernel-cmdline-extra="
+#define STUB_FEATURES                                                                                         \
+        (EFI_STUB_FEATURE_REPORT_BOOT_PARTITION | EFI_STUB_FEATURE_REPORT_STUB_PARTITION |                      \
+         EFI_STUB_FEATURE_REPORT_URL | EFI_STUB_FEATURE_CMDLINE_SMBIOS | EFI_STUB_FEATURE_MULTI_PROFILE_UKI |   \
+         EFI_STUB_FEATURE_THREE_PCRS | EFI_STUB_FEATURE_RANDOM_SEED | EFI_STUB_FEATURE_PICK_UP_CREDENTIALS |    \
+         EFI_STUB_FEATURE_PICK_UP_SYSEXTS | EFI_STUB_FEATURE_PICK_UP_CONFEXTS)
 
 typedef struct Section {
         const uint8_t *data;
         size_t size;
 } Section;
+
+/* What the stub measured, by the variable that reports it. */
+typedef struct Measured {
+        TpmMeasured sections;           /* StubPcrKernelImage */
+        TpmMeasured parameters;         /* StubPcrKernelParameters */
+} Measured;
 
 static bool find_section(EFI_LOADED_IMAGE *li, unsigned profile, const char *name, Section *ret) {
         const uint8_t *d;
@@ -43,29 +60,6 @@ static bool find_section(EFI_LOADED_IMAGE *li, unsigned profile, const char *nam
         return true;
 }
 
-/* The load options without a leading "@N" profile selector (which goes to *ret_profile). */
-static const CHAR16 *take_profile(EFI_LOADED_IMAGE *li, unsigned *ret_profile, size_t *ret_len) {
-        const CHAR16 *o = li->LoadOptions;
-        size_t len = li->LoadOptionsSize / sizeof(CHAR16), i = 0;
-        unsigned p = 0;
-
-        *ret_profile = 0;
-        *ret_len = 0;
-        if (!o || len == 0)
-                return NULL;
-        while (len > 0 && o[len - 1] == 0)
-                len--;
-        if (len > 1 && o[0] == L'@' && o[1] >= L'0' && o[1] <= L'9') {
-                for (i = 1; i < len && o[i] >= L'0' && o[i] <= L'9'; i++)
-                        p = p * 10 + (unsigned) (o[i] - L'0');
-                while (i < len && o[i] == L' ')
-                        i++;
-                *ret_profile = p;
-        }
-        *ret_len = len - i;
-        return o + i;
-}
-
 static size_t char16_len(const CHAR16 *s) {
         size_t n = 0;
 
@@ -74,79 +68,110 @@ static size_t char16_len(const CHAR16 *s) {
         return n;
 }
 
-/* The command line of .cmdline, unless unsigned boots pass their own (as systemd-stub does). */
-static CHAR16 *make_cmdline(const CHAR16 *options, size_t options_len, const Section *cmdline) {
-        CHAR16 *c;
-        size_t n;
+/* The load options as systemd-stub reads them: a copy, "@N" taken off (into *ret_profile), cleaned
+ * up; NULL when there are none or they are not text. */
+static uint16_t *read_options(EFI_LOADED_IMAGE *li, unsigned *ret_profile, size_t *ret_len) {
+        size_t n = li->LoadOptionsSize / sizeof(uint16_t), skip, len;
+        uint16_t *o;
 
-        if (options_len > 0 && !secure_boot_enabled() && options[0] > 0x1f) {
-                c = fmalloc((options_len + 1) * sizeof(CHAR16));
-                if (!c)
-                        return NULL;
-                fmemcpy(c, options, options_len * sizeof(CHAR16));
-                c[options_len] = 0;
-                return c;
-        }
-        if (cmdline->size == 0)
+        *ret_profile = 0;
+        *ret_len = 0;
+        if (!li->LoadOptions || n == 0 || !stub_options_are_text(li->LoadOptions, n))
                 return NULL;
-        /* Trailing NULs and newlines are not part of the command line. */
-        n = cmdline->size;
-        while (n > 0 && (cmdline->data[n - 1] == 0 || cmdline->data[n - 1] == '\n' || cmdline->data[n - 1] == ' '))
-                n--;
-        return utf8_to_char16((const char *) cmdline->data, n);
+        o = fmalloc((n + 1) * sizeof(uint16_t));
+        if (!o)
+                return NULL;
+        fmemcpy(o, li->LoadOptions, n * sizeof(uint16_t));
+        o[n] = 0;
+        skip = stub_options_profile(o, n, ret_profile);
+        len = stub_cmdline_mangle(o + skip, n - skip);
+        fmemcpy(o, o + skip, len * sizeof(uint16_t));
+        o[len] = 0;
+        *ret_len = len;
+        return o;
 }
 
-typedef struct Extra {
-        char *text;     /* UTF-8, words separated by spaces */
-} Extra;
+/* UTF-8 text (a section, an SMBIOS string) as a cleaned-up UTF-16 command line, or NULL when empty. */
+static uint16_t *cleaned_cmdline(const char *text, size_t n) {
+        uint16_t *c = utf8_to_char16(text, n);
+        size_t len;
 
-static int collect_cmdline_extra(const char *s, size_t n, void *userdata) {
-        Extra *e = userdata;
-        size_t p = fstrlen(SMBIOS_CMDLINE_EXTRA);
-        char *t;
-
-        if (n <= p || fmemcmp(s, SMBIOS_CMDLINE_EXTRA, p) != 0)
-                return 0;
-        if (e->text)
-                t = fasprintf("%s %.*s", e->text, (int) (n - p), s + p);
-        else
-                t = fasprintf("%.*s", (int) (n - p), s + p);
-        if (!t)
-                return 0;
-        ffree(e->text);
-        e->text = t;
-        return 0;
+        if (!c)
+                return NULL;
+        len = stub_cmdline_mangle(c, char16_len(c));
+        c[len] = 0;
+        if (len == 0) {
+                ffree(c);
+                return NULL;
+        }
+        return c;
 }
 
-/* Appends the SMBIOS io.systemd.stub.kernel-cmdline-extra= words (only without Secure Boot, where
- * the command line is not ours to trust anyway). */
-static CHAR16 *append_smbios_extra(CHAR16 *cmdline) {
-        _cleanup_ffree_ CHAR16 *x = NULL;
-        Extra e = {};
+typedef struct SmbiosExtra {
+        uint16_t *text;
+} SmbiosExtra;
+
+/* The first io.systemd.stub.kernel-cmdline-extra= string counts, as in systemd-stub. */
+static int find_smbios_extra(const char *s, size_t n, void *userdata) {
+        SmbiosExtra *x = userdata;
+        size_t p = fstrlen(SMBIOS_CMDLINE_EXTRA_PREFIX);
+
+        if (n < p || fmemcmp(s, SMBIOS_CMDLINE_EXTRA_PREFIX, p) != 0)
+                return 0;
+        x->text = cleaned_cmdline(s + p, n - p);
+        return 1;
+}
+
+static uint16_t *smbios_extra(void) {
+        SmbiosExtra x = {};
         const void *table;
-        size_t a = char16_len(cmdline), b, table_size;
+        size_t size;
+
+        if (firmware_smbios_table(&table, &size))
+                (void) smbios_oem_strings_foreach(table, size, find_smbios_extra, &x);
+        return x.text;
+}
+
+/* "BASE EXTRA", either may be missing; NULL when both are. Takes both. */
+static CHAR16 *join_cmdline(uint16_t *base, uint16_t *extra) {
+        size_t a = char16_len(base), b = char16_len(extra);
         CHAR16 *all;
 
-        if (secure_boot_enabled() || !firmware_smbios_table(&table, &table_size))
-                return cmdline;
-        (void) smbios_oem_strings_foreach(table, table_size, collect_cmdline_extra, &e);
-        if (!e.text)
-                return cmdline;
-        x = utf8_to_char16(e.text, fstrlen(e.text));
-        ffree(e.text);
-        if (!x)
-                return cmdline;
-        b = char16_len(x);
+        if (!extra)
+                return base;
+        if (!base)
+                return extra;
         all = fmalloc((a + 1 + b + 1) * sizeof(CHAR16));
-        if (!all)
-                return cmdline;
-        if (a) {
-                fmemcpy(all, cmdline, a * sizeof(CHAR16));
-                all[a++] = L' ';
+        if (all) {
+                fmemcpy(all, base, a * sizeof(CHAR16));
+                all[a] = L' ';
+                fmemcpy(all + a + 1, extra, (b + 1) * sizeof(CHAR16));
         }
-        fmemcpy(all + a, x, (b + 1) * sizeof(CHAR16));
-        ffree(cmdline);
+        ffree(base);
+        ffree(extra);
         return all;
+}
+
+/* The command line the kernel gets, measuring what did not come from a signed section. */
+static CHAR16 *settle_cmdline(uint16_t *options, size_t options_len, const Section *cmdline, Measured *m) {
+        _cleanup_ffree_ uint16_t *extra = smbios_extra();
+        StubParameters p = {
+                .options = options, .options_len = options_len, .smbios_extra = extra,
+                .smbios_extra_len = char16_len(extra), .secure_boot = secure_boot_enabled(),
+                .uki_has_cmdline = cmdline->size > 0,
+        };
+        uint16_t *base;
+
+        (void) stub_measure_cmdlines(&p, tpm_measure_cb, &m->parameters);
+        if (stub_options_used(&p))
+                base = options;
+        else {
+                ffree(options);
+                base = cmdline->size > 0 ? cleaned_cmdline((const char *) cmdline->data,
+                                                           fstrnlen((const char *) cmdline->data, cmdline->size))
+                                         : NULL;
+        }
+        return join_cmdline(base, TAKE_PTR(extra));
 }
 
 static void export_variables(EFI_LOADED_IMAGE *li, unsigned profile) {
@@ -180,6 +205,60 @@ static void export_variables(EFI_LOADED_IMAGE *li, unsigned profile) {
                 (void) set_loader_string_if_unset(L"LoaderFirmwareInfo", info);
         if (type)
                 (void) set_loader_string_if_unset(L"LoaderFirmwareType", type);
+        if (!loader_variable_exists(L"LoaderTpm2ActivePcrBanks")) {
+                char banks[11];
+                fsnprintf(banks, sizeof banks, "0x%08x", tpm_active_pcr_banks());
+                (void) set_loader_string(L"LoaderTpm2ActivePcrBanks", banks);
+        }
+}
+
+/* StubPcr*: which PCR each kind of measurement went to, set only when all of that kind were measured. */
+static void export_pcr_variable(const CHAR16 *name, TpmMeasured m, unsigned pcr) {
+        char number[21];
+
+        if (m != TPM_MEASURED_ALL)
+                return;
+        (void) fformat_uint(pcr, number);
+        (void) set_loader_string(name, number);
+}
+
+/* A boot manager of ours or systemd's passed a seed already (LoaderFeatures says so); else we do. */
+static void pass_random_seed(EFI_LOADED_IMAGE *li) {
+        _cleanup_file_close_ EFI_FILE *root = NULL;
+        uint64_t features = 0;
+
+        if (get_loader_u64(L"LoaderFeatures", &features) && (features & EFI_LOADER_FEATURE_RANDOM_SEED))
+                return;
+        root = volume_open_root(li->DeviceHandle);
+        (void) random_seed_pass(root);
+}
+
+/* The .initrd section and the archives from the ESP, one after the other (each starting at a multiple
+ * of 4, as the kernel's unpacker wants), or the section alone when there is nothing else. */
+static EFI_STATUS combine_initrds(const Section *initrd, const StubExtras *x, void **ret, size_t *ret_size) {
+        size_t total = ALIGN_TO(initrd->size, (size_t) 4), off;
+        uint8_t *all;
+
+        for (size_t i = 0; i < STUB_EXTRAS_MAX; i++)
+                total += ALIGN_TO(x->size[i], (size_t) 4);
+        if (total == ALIGN_TO(initrd->size, (size_t) 4)) {
+                *ret = (void *) initrd->data;
+                *ret_size = initrd->size;
+                return EFI_SUCCESS;
+        }
+        all = fmalloc(total);
+        if (!all)
+                return EFI_OUT_OF_RESOURCES;
+        fmemset(all, 0, total);
+        fmemcpy(all, initrd->data, initrd->size);
+        off = ALIGN_TO(initrd->size, (size_t) 4);
+        for (size_t i = 0; i < STUB_EXTRAS_MAX; i++) {
+                fmemcpy(all + off, x->archive[i], x->size[i]);
+                off += ALIGN_TO(x->size[i], (size_t) 4);
+        }
+        *ret = all;
+        *ret_size = total;
+        return EFI_SUCCESS;
 }
 
 /* Loads the kernel from its section, hands it the command line and starts it: returns only on failure. */
@@ -202,12 +281,17 @@ static EFI_STATUS start_kernel(EFI_HANDLE image, const Section *linux_section, C
 }
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
+        _cleanup_(stub_extras_done) StubExtras extras = {};
         EFI_LOADED_IMAGE *li = NULL;
         EFI_HANDLE initrd_handle = NULL;
         Section linux_section, initrd_section = {}, cmdline_section = {};
-        const CHAR16 *options;
+        Measured m = {};
+        StubProfileText profile_text;
+        MeasureEvent profile_event;
+        uint16_t *options;
         CHAR16 *cmdline;
-        size_t options_len;
+        void *initrd = NULL;
+        size_t options_len, initrd_size = 0;
         unsigned profile;
         EFI_STATUS s;
 
@@ -217,7 +301,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         s = BS->HandleProtocol(image, &LoadedImageProtocol, (void **) &li);
         if (EFI_ERROR(s))
                 return log_efi_fatal(s, "cannot read our own loaded image");
-        options = take_profile(li, &profile, &options_len);
+        options = read_options(li, &profile, &options_len);
         if (profile >= pe_count_profiles(li->ImageBase, li->ImageSize))
                 return log_efi_fatal(EFI_NOT_FOUND, "this UKI has no profile %u (the @N in the load options)", profile);
         if (!find_section(li, profile, ".linux", &linux_section))
@@ -225,11 +309,27 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         (void) find_section(li, profile, ".initrd", &initrd_section);
         (void) find_section(li, profile, ".cmdline", &cmdline_section);
 
+        /* systemd-stub's order: the profile, the sections, the command lines, then the ESP's files */
+        if (stub_measure_profile(profile, &profile_text, &profile_event))
+                (void) tpm_measure_cb(&profile_event, &m.parameters);
+        (void) uki_measure_sections(li->ImageBase, li->ImageSize, true, profile, tpm_measure_cb, &m.sections);
+        pass_random_seed(li);
+        cmdline = settle_cmdline(options, options_len, &cmdline_section, &m);
         export_variables(li, profile);
-        cmdline = append_smbios_extra(make_cmdline(options, options_len, &cmdline_section));
+        stub_extras_collect(li, &extras);
+        if (extras.measured[STUB_SIDECAR_PARAMETERS] == TPM_MEASURED_NOT_ALL ||
+            (extras.measured[STUB_SIDECAR_PARAMETERS] == TPM_MEASURED_ALL && m.parameters == TPM_MEASURED_NOTHING))
+                m.parameters = extras.measured[STUB_SIDECAR_PARAMETERS];
+        export_pcr_variable(L"StubPcrKernelImage", m.sections, TPM2_PCR_KERNEL_BOOT);
+        export_pcr_variable(L"StubPcrKernelParameters", m.parameters, TPM2_PCR_KERNEL_CONFIG);
+        export_pcr_variable(L"StubPcrInitRDSysExts", extras.measured[STUB_SIDECAR_SYSEXTS], TPM2_PCR_SYSEXTS);
+        export_pcr_variable(L"StubPcrInitRDConfExts", extras.measured[STUB_SIDECAR_CONFEXTS], TPM2_PCR_KERNEL_CONFIG);
 
-        if (initrd_section.size > 0) {
-                s = initrd_register(initrd_section.data, initrd_section.size, &initrd_handle);
+        s = combine_initrds(&initrd_section, &extras, &initrd, &initrd_size);
+        if (EFI_ERROR(s))
+                return log_efi_fatal(s, "cannot put the initrd together");
+        if (initrd_size > 0) {
+                s = initrd_register(initrd, initrd_size, &initrd_handle);
                 if (EFI_ERROR(s))
                         return log_efi_fatal(s, "cannot offer the initrd");
         }

@@ -20,6 +20,7 @@
 #include "sha256.h"
 #include "stub-cmdline.h"
 #include "tests.h"
+#include "tpm-event-log.h"
 #include "uki-measure.h"
 
 #define SECTIONS_MAX 16
@@ -379,4 +380,35 @@ TEST(cpio_unpacks_with_gnu_cpio) {
         ASSERT_EQ(st.st_mode & 07777, 0500);
         snprintf(cmd, sizeof cmd, "chmod -R u+rwx %s/.extra", dir);
         ASSERT_EQ(system(cmd), 0);
+}
+
+TEST(event_log_replay_like_tpm2_eventlog) {
+        /* A real log: OVMF and swtpm, urlboot's manager starting profile 1 of a UKI with an SMBIOS extra
+         * (test/e2e tpm-manager-profile-smbios). The values are tpm2-tools' tpm2_eventlog's. */
+        static const struct {
+                unsigned pcr;
+                const char *sha256;
+        } want[] = {
+                { 0, "1119fe2cc2550e9294b01a6355bfeb7ac1507139f07c0afec49f6644002acca9" },
+                { 4, "e057df14993457b1fbd2e45233867d4c8298b333f35dc29906d41371dda3555f" },
+                { 5, "a5ceb755d043f32431d63e39f5161464620a3437280494b5850dc1b47cc074e0" },
+                { 7, "65caf8dd1e0ea7a6347b635d2b379c93b9a1351edc2afc3ecda700e534eb3068" },
+                { 11, "63b2a1373a542e8044a22835648cc905c5a3f846cffe649d1d2d15524620fac3" },
+                { 12, "ad1a4e570d1ecad93270cc46db10e874877fa8ced13ca8c01d350d39a5d9cc3a" },
+        };
+        _cleanup_free_ char *log = NULL;
+        char hex[2 * PCR_DIGEST_MAX + 1];
+        unsigned banks;
+        size_t size;
+        PcrSet s;
+
+        ASSERT_OK(read_full_file(test_data_path("event-log-ovmf-swtpm.bin"), 1 << 20, &log, &size));
+        ASSERT_OK(tpm_log_replay(log, size, &s, &banks));
+        ASSERT_EQ(banks, 0xf);          /* swtpm's four banks */
+        for (size_t i = 0; i < ELEMENTSOF(want); i++)
+                ASSERT_STREQ(pcr_hex(&s, want[i].pcr, PCR_BANK_SHA256, hex), want[i].sha256);
+        /* cut inside its header: refused; cut anywhere: never read beyond (the sanitizer build watches) */
+        ASSERT_EQ(tpm_log_replay(log, 40, &s, &banks), -EBADMSG);
+        for (size_t cut = 1; cut < size; cut += 97)
+                (void) tpm_log_replay(log, cut, &s, &banks);
 }
