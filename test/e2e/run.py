@@ -13,6 +13,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import differential  # noqa: E402  systemd 262 beside urlboot (test/e2e/differential.py)
+
 
 def sha256(path):
     with open(path, 'rb') as f:
@@ -33,10 +36,12 @@ def put_text(img, path, text, tmpdir):
 ESP_OFFSET, ESP_MB, XBOOTLDR_MB = 1 << 20, 128, 32
 
 
-def make_esp_disk(path, manager, uki, tmpdir, linux=None):
+def make_esp_disk(path, manager, uki, tmpdir, linux=None, uki_options=None, extras=()):
     """A GPT disk, no mount needed: an ESP (FAT, mtools) with the boot manager as the removable-media
     loader, loader.conf, a Type #2 UKI and Type #1 entries (one counted, two that must be left out),
-    and an XBOOTLDR partition with one more Type #1 entry. Returns the ESP's mtools image spec."""
+    and an XBOOTLDR partition with one more Type #1 entry. uki_options: the default is a Type #1 "uki"
+    entry with these options; extras: (ESP path, local file) pairs copied too (credentials, extensions).
+    Returns the ESP's mtools image spec."""
     size = ESP_OFFSET + (ESP_MB + XBOOTLDR_MB) * (1 << 20) + (1 << 20)
     with open(path, 'wb') as f:
         f.truncate(size)
@@ -60,6 +65,14 @@ def make_esp_disk(path, manager, uki, tmpdir, linux=None):
         put_text(esp, '/loader/entries/linux-initrd+2.conf',
                  f'title urlboot linux entry\nlinux /vmlinuz\ninitrd /initrd.img\noptions {options}\n', tmpdir)
         default = 'linux-initrd.conf'
+    if uki_options:
+        put_text(esp, '/loader/entries/uki-options.conf',
+                 f'title urlboot uki with options\nuki /EFI/Linux/os.efi\noptions {uki_options}\n', tmpdir)
+        default = 'uki-options.conf'
+    for where, local in extras:
+        for i in range(2, len(where.split('/'))):
+            mtools('mmd', '-D', 's', '-i', esp, '::' + '/'.join(where.split('/')[:i]))
+        mtools('mcopy', '-o', '-i', esp, local, '::' + where)
     put_text(esp, '/loader/loader.conf', f'timeout 2\ndefault {default}\nreboot-on-error no\n', tmpdir)
     put_text(esp, '/loader/entries/local-uki+3.conf', 'title urlboot local UKI\nuki /EFI/Linux/os.efi\n', tmpdir)
     put_text(esp, '/loader/entries/missing-kernel.conf', 'title Missing kernel\nlinux /vmlinuz-none\n', tmpdir)
@@ -70,6 +83,80 @@ def make_esp_disk(path, manager, uki, tmpdir, linux=None):
     mtools('mcopy', '-i', xbootldr, manager, '::/EFI/tools/tool.efi')
     put_text(xbootldr, '/loader/entries/tool.conf', 'title Tool from XBOOTLDR\nefi /EFI/tools/tool.efi\n', tmpdir)
     return esp
+
+
+def measure(build, uki, *args):
+    """urlbootctl measure's prediction: {pcr: sha256}."""
+    out = subprocess.run([os.path.join(build, 'src/bootctl/urlbootctl'), 'measure', '--json', *args]
+                         + ([uki] if uki else []), check=True, capture_output=True, text=True).stdout
+    return {p['pcr']: p['sha256'] for p in json.loads(out)['pcrs']}
+
+
+def pcr_requires(pcrs):
+    """The guest must print exactly the predicted values (tools/e2e/build-assets, /etc/urlboot-e2e-tpm)."""
+    return sum((['--require', rf'^URLBOOT-PCR {n} sha256 {v}$'] for n, v in sorted(pcrs.items())), [])
+
+
+# Every boot with a TPM: the event log replays to the TPM's values, and the stub said it measured.
+TPM_CHECKS = ['--tpm', '--require', r'^URLBOOT-EVENTLOG-OK$', '--fail', r'^URLBOOT-EVENTLOG-FAILED$',
+              '--require', r'^URLBOOT-EFIVAR StubPcrKernelImage=11$',
+              '--require', r'^URLBOOT-EFIVAR LoaderTpm2ActivePcrBanks=0x0000000[0-9a-f]$']
+
+
+def reference_stub():
+    """systemd 262's linuxx64.efi.stub from the reference tree, or None with the reason."""
+    p = subprocess.run([os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                     'tools/reference/systemd-unstable')], capture_output=True, text=True)
+    if p.returncode != 0:
+        return None, (p.stderr.strip().splitlines() or ['the reference tree could not be built'])[-1]
+    stub = os.path.join(p.stdout.strip(), 'usr/lib/systemd/boot/efi/linuxx64.efi.stub')
+    return (stub, None) if os.path.exists(stub) else (None, 'the reference tree has no linuxx64.efi.stub')
+
+
+def section_of(pe, name, out):
+    """A section's in-memory bytes (VirtualSize) of a PE file, written to out."""
+    import struct
+    with open(pe, 'rb') as f:
+        d = f.read()
+    h = struct.unpack_from('<I', d, 0x3c)[0]
+    n, opt = struct.unpack_from('<H', d, h + 6)[0], struct.unpack_from('<H', d, h + 20)[0]
+    for i in range(n):
+        s = h + 24 + opt + 40 * i
+        if d[s:s + 8].rstrip(b'\0') == name.encode():
+            vsize, _, rsize, roff = struct.unpack_from('<IIII', d, s + 8)
+            data = d[roff:roff + min(vsize, rsize)] + bytes(max(0, vsize - rsize))
+            with open(out, 'wb') as f:
+                f.write(data)
+            return out
+    raise RuntimeError(f'{pe} has no {name} section')
+
+
+def check_event_log_copy(build, log, out):
+    """The event log the guest printed (urlboot.dump_event_log=1), replayed by urlbootctl and by
+    tpm2-tools' tpm2_eventlog: both must give the same PCRs. Returns an error text or None."""
+    import base64
+    with open(log, errors='replace') as f:
+        b64 = [l.split('URLBOOT-EVENTLOG-B64 ', 1)[1].strip() for l in f if 'URLBOOT-EVENTLOG-B64 ' in l]
+    if not b64:
+        return 'the guest printed no event log'
+    with open(out, 'wb') as f:
+        f.write(base64.b64decode(''.join(b64)))
+    ours = json.loads(subprocess.run([os.path.join(build, 'src/bootctl/urlbootctl'), 'event-log', '--sysfs=', '--json', out],
+                                     capture_output=True, text=True).stdout or '{}')
+    ours = {(p['bank'], p['pcr']): p['replayed'] for p in ours.get('pcrs', [])}
+    theirs, bank = {}, None
+    text = subprocess.run(['tpm2_eventlog', out], capture_output=True, text=True).stdout
+    for line in text.split('\npcrs:', 1)[-1].splitlines():
+        m = re.match(r'^  (sha\d+):$', line)
+        if m:
+            bank = m.group(1)
+        m = re.match(r'^    (\d+) *: 0x([0-9A-Fa-f]+)$', line)
+        if m and bank:
+            theirs[(bank, int(m.group(1)))] = m.group(2).lower()
+    differ = [k for k in ours if theirs.get(k) != ours[k] and any(v != '0' for v in ours[k])]
+    if not ours or not theirs or differ:
+        return f'urlbootctl and tpm2_eventlog replay {out} differently: {differ or "nothing read"}'
+    return None
 
 
 def result_ok(p):
@@ -86,7 +173,8 @@ def main():
         scenarios = [l.rstrip('\n').split('\t') for l in f if l.strip() and not l.startswith('#')]
     if only:
         scenarios = [s for s in scenarios if s[0] in only]
-    print(f'1..{len(scenarios)}', flush=True)
+    comparisons = differential.comparisons(src)
+    print(f'1..{len(scenarios) + len(comparisons)}', flush=True)
 
     assets = os.path.join(build, 'e2e-assets')
     logs = os.path.join(build, 'e2e-logs')
@@ -101,16 +189,38 @@ def main():
 
     srv = os.path.join(assets, 'srv')
     failed = 0
+    booted = set()
     import shutil
     shutil.copy(os.path.join(build, 'src/boot/urlbootx64.efi'), os.path.join(srv, 'urlbootx64.efi'))
     for i, fields in enumerate(scenarios, 1):
         name, cmdline, expect, timeout = fields[:4]
         via = fields[4] if len(fields) > 4 else 'direct'
+        diff = differential.prepare(via, name, build, srv, logs)
+        if diff and 'skip' in diff:
+            print(f'ok {i} - {name} # SKIP {diff["skip"]}', flush=True)
+            continue
         cmdline = re.sub(r'\{sha256:([^}]+)\}', lambda m: sha256(os.path.join(srv, m.group(1))), cmdline)
+        cmdline = re.sub(r'\{roothash:([^}]+)\}', lambda m: open(os.path.join(srv, m.group(1) + '.roothash')).read().strip(),
+                         cmdline)
         uki = os.path.join(srv, f'{name}.efi')
         extra = []
+        skip = None
         if via.startswith('secureboot'):
             extra = ['--sign']
+        elif via in ('manager-tpm', 'manager-tpm-systemd-stub'):
+            # Profiles 0 and 1; profile 1 boots with an SMBIOS extra: PCR 11 of profile 1's sections, PCR 12
+            # the manager's "@1", the stub's profile event and the SMBIOS text.
+            prof = os.path.join(logs, 'profile')
+            with open(prof, 'w') as f:
+                f.write('ID=default\n')
+            extra = [f'--profile={prof}', f'--profile={prof}', '--profile-cmdline=console=ttyS0 ' + cmdline,
+                     '--profile-cmdline=console=ttyS0 ' + cmdline + ' urlboot.profile=1']
+            if via == 'manager-tpm-systemd-stub':
+                # The same sections around systemd-stub 262; for the prediction, ours with 262's .sbat.
+                sd_stub, skip = reference_stub()
+                if sd_stub:
+                    ours_extra = extra + [f'--sbat={section_of(sd_stub, ".sbat", os.path.join(logs, "sbat"))}']
+                    extra = extra + [f'--stub={sd_stub}']
         elif via == 'manager-profile':
             # Profile 0 keeps the base command line; profile 1 adds a word the booted system shows.
             prof = os.path.join(logs, 'profile')
@@ -119,8 +229,11 @@ def main():
             extra = [f'--profile={prof}', f'--profile={prof}',
                      '--profile-cmdline=console=ttyS0 ' + cmdline,
                      '--profile-cmdline=console=ttyS0 ' + cmdline + ' urlboot.profile=1']
+        if skip:
+            print(f'ok {i} - {name} # SKIP {skip}', flush=True)
+            continue
         subprocess.run([os.path.join(src, 'tools/e2e/make-uki'), assets, build, uki, 'console=ttyS0 ' + cmdline]
-                       + extra, check=True)
+                       + extra + (diff['extra'] if diff else []), check=True)
         if via == 'secureboot-tampered':
             # One byte of the signed UKI changed: inside the .linux section, far from the headers.
             with open(uki, 'r+b') as f:
@@ -130,7 +243,15 @@ def main():
                 f.write(bytes([b[0] ^ 0xff]))
         log = os.path.join(logs, f'{name}.log')
         boot = ['--bootfile', f'{name}.efi']
-        if via.startswith('secureboot'):
+        if via == 'secureboot-tpm':
+            # Secure Boot and a TPM: PCR 7 holds SecureBoot=1 (the event log says so), PCR 11 the signed UKI's
+            # sections; the firmware's load options, if any, are dropped (the UKI has .cmdline): PCR 12 zero.
+            boot = ['--bootfile', f'{name}.efi', '--secure-boot', '--require', r'^URLBOOT-EVENTLOG: +7 .*SecureBoot=1$',
+                    '--require', r'^BOOTCTL: .*TPM2 Support: yes',
+                    '--require', r'^BOOTCTL: .*✓ Measures kernel\+command line\+sysexts$',
+                    '--require', r'^URLBOOTCTL: .*✓ Support for passing random seed to OS$']
+            boot += TPM_CHECKS + pcr_requires(measure(build, uki, '--secure-boot'))
+        elif via.startswith('secureboot'):
             boot = ['--bootfile', f'{name}.efi', '--secure-boot']
         elif via == 'bootentry':
             # No DHCP boot file: a Boot#### entry Uri(URL) written by urlbootctl into the VARS file.
@@ -209,17 +330,76 @@ def main():
         elif via == 'manager-empty':
             # HTTP-booted with no SMBIOS entries and nothing built in: a message, not a hang or a crash.
             boot = ['--bootfile', 'urlbootx64.efi']
+        elif via in ('manager-tpm', 'manager-tpm-systemd-stub'):
+            smbios_extra = 'urlboot.smbios_extra=yes  '
+            boot = ['--bootfile', 'urlbootx64.efi', '--smbios',
+                    f'io.systemd.boot.entries-extra:{name}.conf=title {name}\nuki-url :{name}.efi\nprofile 1\n',
+                    '--smbios', f'io.systemd.stub.kernel-cmdline-extra={smbios_extra}']
+            predicted = uki
+            if via == 'manager-tpm-systemd-stub':
+                # The prediction comes from OUR UKI with the same sections: systemd-stub must measure the same.
+                predicted = os.path.join(logs, f'{name}-ours.efi')
+                subprocess.run([os.path.join(src, 'tools/e2e/make-uki'), assets, build, predicted,
+                                'console=ttyS0 ' + cmdline] + ours_extra, check=True)
+            else:
+                # A LoaderSystemToken in the VARS file (urlbootctl random-seed): with no RNG in this firmware and
+                # Secure Boot off, the manager mixes a seed from it and the kernel finds the table ("RNG=").
+                vars_file = os.path.join(logs, f'{name}.vars.fd')
+                shutil.copy('/usr/share/OVMF/OVMF_VARS_4M.fd', vars_file)
+                subprocess.run([os.path.join(build, 'src/bootctl/urlbootctl'), 'random-seed', f'--vars-file={vars_file}'],
+                               check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                boot += ['--vars', vars_file, '--require', r'efi: .*RNG=0x',
+                         '--require', r'^URLBOOT-EFIVAR StubPcrKernelParameters=12$']
+            boot += TPM_CHECKS + pcr_requires(measure(build, predicted, '--boot-manager', '--profile=1',
+                                                      f'--smbios-extra={smbios_extra}'))
+            if predicted != uki:
+                os.unlink(predicted)
+        elif via == 'esp-disk-tpm':
+            # Type #1 "uki" entry with options (measured by the manager, then by the stub), credentials beside
+            # the UKI and global ones, a system extension image: PCRs 11, 12, 13; loader.conf into PCR 5.
+            disk = os.path.join(logs, f'{name}.disk.img')
+            files = {}
+            for fname, content in (('a.cred', 'first credential\n'), ('b.cred', 'second'), ('g.cred', 'global'),
+                                   ('demo.raw', 'not really an image\n' * 64)):
+                files[fname] = os.path.join(logs, fname)
+                with open(files[fname], 'w') as f:
+                    f.write(content)
+            options = 'console=ttyS0 ' + cmdline + ' urlboot.type1_options=yes'
+            esp = make_esp_disk(disk, os.path.join(build, 'src/boot/urlbootx64.efi'), uki, logs, uki_options=options,
+                                extras=[('/EFI/Linux/os.efi.extra.d/a.cred', files['a.cred']),
+                                        ('/EFI/Linux/os.efi.extra.d/b.cred', files['b.cred']),
+                                        ('/EFI/Linux/os.efi.extra.d/demo.raw', files['demo.raw']),
+                                        ('/loader/credentials/g.cred', files['g.cred'])])
+            boot = ['--disk', disk, '--require', r'^ > urlboot uki with options$',
+                    '--require', r'^URLBOOT-EFIVAR StubPcrInitRDSysExts=13$',
+                    '--require', r'^URLBOOT-EFIVAR StubPcrKernelParameters=12$',
+                    '--require', r'^URLBOOT-EVENTLOG: +5 .*tag 0xf5bc582a: loader\.conf$',
+                    '--require', r'^URLBOOT-PASSED /run/credentials/@\w+/a',
+                    '--require', r'URLBOOT-ROOT-OK .*urlboot\.type1_options=yes']
+            boot += TPM_CHECKS + pcr_requires(measure(build, uki, '--boot-manager', f'--options={options}',
+                                                      f'--credential={files["a.cred"]}', f'--credential={files["b.cred"]}',
+                                                      f'--extension={files["demo.raw"]}',
+                                                      f'--global-credential={files["g.cred"]}'))
         elif via in ('manager', 'manager-extra', 'manager-profile'):
             profile = 'profile 1\n' if via == 'manager-profile' else ''
             boot = ['--bootfile', 'urlbootx64.efi', '--smbios',
                     f'io.systemd.boot.entries-extra:{name}.conf=title {name}\nuki-url :{name}.efi\n{profile}']
             if via == 'manager-extra':
                 boot += ['--smbios', 'io.systemd.stub.kernel-cmdline-extra=urlboot.smbios_extra=yes']
+        if diff:
+            boot = diff['boot']
+        http_log = os.path.join(logs, f'{name}.http')
         p = subprocess.run([os.path.join(src, 'test/netns-run.sh'), sys.executable,
                             os.path.join(src, 'tools/e2e/boot.py'), '--srv', srv, '--log', log, '--timeout', timeout,
-                            '--expect', expect] + boot,
+                            '--expect', expect, '--server-log', http_log] + boot,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         os.unlink(uki)
+        if diff:
+            for f in diff['files']:
+                os.unlink(f)
+            error = diff['check'](http_log) if diff['check'] and result_ok(p) else None
+            if error:
+                p = subprocess.CompletedProcess(p.args, 1, json.dumps({'ok': False, 'error': error}))
         if via == 'esp-disk' and result_ok(p):
             # The counter file was renamed on the disk itself (read back with mtools, not the guest).
             listing = subprocess.run(['mdir', '-b', '-i', esp, '::/loader/entries'], capture_output=True, text=True,
@@ -231,11 +411,16 @@ def main():
                 os.unlink(os.path.join(srv, f))
         if via.startswith('esp-disk'):
             os.unlink(disk)
+        if 'tpm' in via and 'urlboot.dump_event_log=1' in cmdline and result_ok(p):
+            error = check_event_log_copy(build, log, os.path.join(logs, f'{name}.binary_bios_measurements'))
+            if error:
+                p = subprocess.CompletedProcess(p.args, 1, json.dumps({'ok': False, 'error': error}))
         try:
             result = json.loads(p.stdout.strip().splitlines()[-1])
         except (ValueError, IndexError):
             result = {'ok': False, 'error': p.stdout}
         if result.get('ok'):
+            booted.add(name)
             print(f'ok {i} - {name} ({result["seconds"]} s: {json.dumps(result["milestones"])})', flush=True)
         else:
             failed += 1
@@ -246,6 +431,18 @@ def main():
                 print(''.join('# ' + l for l in tail), end='')
             except OSError:
                 pass
+    # Boots side by side (test/e2e/compare.tsv): what urlboot's stub and systemd-stub 262 left in EFI variables.
+    for i, (cname, ours, theirs) in enumerate(comparisons, len(scenarios) + 1):
+        missing = [s for s in (ours, theirs) if s not in booted]
+        if missing:
+            print(f'ok {i} - {cname} # SKIP {", ".join(missing)} did not boot in this run', flush=True)
+            continue
+        good, label, details = differential.judge_comparison(cname, os.path.join(logs, f'{ours}.log'),
+                                                             os.path.join(logs, f'{theirs}.log'), ours, theirs)
+        failed += not good
+        print(f'{"ok" if good else "not ok"} {i} - {label}', flush=True)
+        for d in details:
+            print('# ' + d, flush=True)
     return 1 if failed else 0
 
 

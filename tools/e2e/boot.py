@@ -8,6 +8,7 @@ beside the log (LOG without .log, plus .timeline.json) and the timeline to the e
 
   boot.py --srv DIR --bootfile PATH --log FILE [--timeout SEC] [--expect REGEX] [--fail REGEX]
           [--vars FILE] [--smbios STRING]... [--memory MiB] [--drive SERIAL=FILE]... [--tpm]
+          [--server-log FILE]
 """
 import argparse
 import json
@@ -41,11 +42,12 @@ MILESTONES = [
 ANSI = re.compile(r'\x1b\[[0-9;=?]*[A-Za-z]')
 
 
-def start_server(top, srv, tmp):
+def start_server(top, srv, tmp, log=None):
+    """The test HTTP server on port 8080; with LOG, every request it answers is written there."""
     port_file = os.path.join(tmp, 'port')
     proc = subprocess.Popen([sys.executable, os.path.join(top, 'test/http/server.py'), '--root', srv,
-                             '--port', '8080', '--port-file', port_file],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             '--port', '8080', '--port-file', port_file] + (['--verbose'] if log else []),
+                            stdout=subprocess.DEVNULL, stderr=open(log, 'w') if log else subprocess.DEVNULL)
     for _ in range(100):
         if os.path.exists(port_file):
             return proc
@@ -106,6 +108,7 @@ def main():
     ap.add_argument('--drive', action='append', default=[], metavar='SERIAL=FILE',
                     help='a read-only virtio disk (in the guest /dev/disk/by-id/virtio-SERIAL)')
     ap.add_argument('--tpm', action='store_true', help='a TPM 2.0 (swtpm, fresh state) on tpm-tis')
+    ap.add_argument('--server-log', help="the HTTP server's log of the requests it answered")
     args = ap.parse_args()
     top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -113,7 +116,7 @@ def main():
     server = qemu = swtpm = None
     result = {'ok': False, 'milestones': {}, 'log': args.log}
     try:
-        server = start_server(top, args.srv, tmp)
+        server = start_server(top, args.srv, tmp, args.server_log)
         vars_file = os.path.join(tmp, 'vars.fd')
         code = '/usr/share/OVMF/OVMF_CODE_4M.secboot.fd' if args.secure_boot else '/usr/share/OVMF/OVMF_CODE_4M.fd'
         default_vars = '/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd' if args.secure_boot else '/usr/share/OVMF/OVMF_VARS_4M.fd'
