@@ -22,29 +22,63 @@
 
 #define EXIT_USAGE 2
 
+/* One row per command: the dispatch and the help text come from the same table, so they cannot drift. Each
+ * verb parses its options, loads what it needs, runs, and returns a negative errno (-EINVAL: usage). */
+typedef struct Verb {
+        const char *name;
+        const char *synopsis;   /* NULL: listed under the previous row's text */
+        const char *summary;
+        int (*run)(int argc, char *argv[]);
+} Verb;
+
+static const Verb verbs[] = {
+        { "status", "status", "firmware, boot loader and stub as they reported (incl. network boot URLs)", verb_status },
+        { "list", "list", "the entries the boot manager would show, in its order", verb_list },
+        { "build-uki", "build-uki", "assemble a unified kernel image from the urlboot stub and its parts", verb_build_uki },
+        { "build-manager", "build-manager", "build menu entries and loader.conf into the boot manager",
+          verb_build_manager },
+        { "measure", "measure [UKI]", "predict the TPM PCRs (11, 12, 13) a boot of the UKI ends with", verb_measure },
+        { "event-log", "event-log", "replay the firmware's TPM event log and check it against the PCRs",
+          verb_event_log },
+        { "random-seed", "random-seed", "set LoaderSystemToken (and the ESP's random seed) for the kernel's seed",
+          verb_random_seed },
+        { "set-default", "set-default, set-oneshot, set-timeout, set-timeout-oneshot",
+          "the boot manager's default entry and menu timeout (always or next boot)", verb_set_loader_variable },
+        { "set-oneshot", NULL, NULL, verb_set_loader_variable },
+        { "set-timeout", NULL, NULL, verb_set_loader_variable },
+        { "set-timeout-oneshot", NULL, NULL, verb_set_loader_variable },
+        { "add-uri", "add-uri URL", "register a boot entry (Boot####) that HTTP-boots URL", verb_add_uri },
+        { "remove-uri", "remove-uri URL|NNNN", "remove such entries", verb_remove_uri },
+};
+
+static const Verb *verb_find(const char *name) {
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (streq(verbs[i].name, name))
+                        return verbs + i;
+        return NULL;
+}
+
 static void help(void) {
-        printf("Usage: urlbootctl COMMAND [OPTIONS]\n"
-               "\n"
-               "Commands:\n"
-               "  status        firmware, boot loader and stub as they reported (incl. network boot URLs)\n"
-               "  list          the entries the boot manager would show, in its order\n"
-               "  build-uki     assemble a unified kernel image from the urlboot stub and its parts\n"
-               "  build-manager build menu entries and loader.conf into the boot manager\n"
-               "  measure [UKI] predict the TPM PCRs (11, 12, 13) a boot of the UKI ends with\n"
-               "  event-log     replay the firmware's TPM event log and check it against the PCRs\n"
-               "  random-seed   set LoaderSystemToken (and the ESP's random seed) for the kernel's seed\n"
-               "  set-default, set-oneshot, set-timeout, set-timeout-oneshot\n"
-               "                the boot manager's default entry and menu timeout (always or next boot)\n"
-               "  add-uri URL   register a boot entry (Boot####) that HTTP-boots URL\n"
-               "  remove-uri URL|NNNN\n"
-               "                remove such entries\n"
-               "\n"
+        printf("Usage: urlbootctl COMMAND [OPTIONS]\n\nCommands:\n");
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++) {
+                const Verb *v = verbs + i;
+
+                if (!v->synopsis)
+                        continue;
+                /* a synopsis too long for the column gets the summary on the next line */
+                if (strlen(v->synopsis) <= 13)
+                        printf("  %-13s %s\n", v->synopsis, v->summary);
+                else
+                        printf("  %s\n                %s\n", v->synopsis, v->summary);
+        }
+        printf("\n"
                "Run 'urlbootctl COMMAND --help' for a command's options.\n"
                "  -h --help     this help\n"
                "     --version  print the version\n");
 }
 
 int main(int argc, char *argv[]) {
+        const Verb *verb;
         int r;
 
         log_set_program("urlbootctl");
@@ -60,30 +94,11 @@ int main(int argc, char *argv[]) {
                 puts("urlbootctl " URLBOOT_VERSION);
                 return EXIT_SUCCESS;
         }
-        if (streq(argv[1], "status"))
-                r = verb_status(argc - 1, argv + 1);
-        else if (streq(argv[1], "list"))
-                r = verb_list(argc - 1, argv + 1);
-        else if (streq(argv[1], "build-uki"))
-                r = verb_build_uki(argc - 1, argv + 1);
-        else if (streq(argv[1], "set-default") || streq(argv[1], "set-oneshot") || streq(argv[1], "set-timeout") ||
-                 streq(argv[1], "set-timeout-oneshot"))
-                r = verb_set_loader_variable(argc - 1, argv + 1);
-        else if (streq(argv[1], "build-manager"))
-                r = verb_build_manager(argc - 1, argv + 1);
-        else if (streq(argv[1], "add-uri"))
-                r = verb_add_uri(argc - 1, argv + 1);
-        else if (streq(argv[1], "remove-uri"))
-                r = verb_remove_uri(argc - 1, argv + 1);
-        else if (streq(argv[1], "measure"))
-                r = verb_measure(argc - 1, argv + 1);
-        else if (streq(argv[1], "event-log"))
-                r = verb_event_log(argc - 1, argv + 1);
-        else if (streq(argv[1], "random-seed"))
-                r = verb_random_seed(argc - 1, argv + 1);
-        else {
+        verb = verb_find(argv[1]);
+        if (!verb) {
                 log_error("Unknown command '%s' (see --help).", argv[1]);
                 return EXIT_USAGE;
         }
+        r = verb->run(argc - 1, argv + 1);
         return r == -EINVAL ? EXIT_USAGE : r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -318,6 +318,32 @@ static int print_list(List *l, const char *esp, const Pointers *ptr, bool json) 
         return 0;
 }
 
+/* Every entry the boot manager would load, in its load order (ESP, XBOOTLDR, SMBIOS), then sorted into the
+ * menu order. NULL only when out of memory. */
+static List *list_load(const char *esp, const char *xbootldr) {
+        List *l = calloc(1, sizeof *l);
+
+        if (!l)
+                return NULL;
+        if (esp) {
+                scan_type2(l, esp, "esp");
+                scan_type1(l, esp, "esp");
+        }
+        if (xbootldr) {
+                scan_type2(l, xbootldr, "xbootldr");
+                scan_type1(l, xbootldr, "xbootldr");
+        }
+        scan_smbios(l);
+        qsort(l->items, l->n, sizeof(Item), compare_items);
+        return l;
+}
+
+static void list_free(List *l) {
+        for (size_t i = 0; i < l->n; i++)
+                bls_entry_free(l->items[i].entry);
+        free(l);
+}
+
 int verb_list(int argc, char *argv[]) {
         static const struct option options[] = {
                 { "json", no_argument, NULL, 'j' },
@@ -353,27 +379,14 @@ int verb_list(int argc, char *argv[]) {
         if (!esp)
                 guess_partitions(&esp, &xbootldr);
 
-        l = calloc(1, sizeof *l);
+        l = list_load(esp, xbootldr);
         if (!l)
                 return log_oom();
-        /* The boot manager's load order: ESP, XBOOTLDR, SMBIOS; then the menu order. */
-        if (esp) {
-                scan_type2(l, esp, "esp");
-                scan_type1(l, esp, "esp");
-        }
-        if (xbootldr) {
-                scan_type2(l, xbootldr, "xbootldr");
-                scan_type1(l, xbootldr, "xbootldr");
-        }
-        scan_smbios(l);
-        qsort(l->items, l->n, sizeof(Item), compare_items);
         pointers_read(&ptr);
 
         r = print_list(l, esp, &ptr, json);
 
         pointers_done(&ptr);
-        for (size_t i = 0; i < l->n; i++)
-                bls_entry_free(l->items[i].entry);
-        free(l);
+        list_free(l);
         return r;
 }

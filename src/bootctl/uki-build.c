@@ -84,7 +84,20 @@ static int sign(const char *key, const char *cert, const char *in, const char *o
         return 0;
 }
 
-int verb_build_uki(int argc, char *argv[]) {
+typedef struct BuildUkiArgs {
+        const char *stub, *linux_path, *cmdline, *osrel, *uname, *output, *key, *cert, *sbat;
+        const char *initrds[INITRDS_MAX], *profiles[PROFILES_MAX], *profile_cmdlines[PROFILES_MAX];
+        size_t n_initrds, n_profiles, n_profile_cmdlines;
+} BuildUkiArgs;
+
+/* What the sections are made of, read whole into memory. */
+typedef struct UkiInputs {
+        Input stub, linux_image, osrel, cmdline, initrd, sbat;
+        Input profiles[PROFILES_MAX], profile_cmdlines[PROFILES_MAX];
+} UkiInputs;
+
+/* 0: build; 1: help printed; -EINVAL/-E2BIG: usage error (logged). */
+static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
         enum { ARG_STUB = 0x100, ARG_LINUX, ARG_INITRD, ARG_CMDLINE, ARG_OSREL, ARG_UNAME, ARG_PROFILE, ARG_OUTPUT,
                ARG_KEY, ARG_CERT, ARG_PROFILE_CMDLINE, ARG_SBAT };
         static const struct option options[] = {
@@ -103,132 +116,167 @@ int verb_build_uki(int argc, char *argv[]) {
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
-        const char *stub = DEFAULT_STUB, *linux_path = NULL, *cmdline = NULL, *osrel = "/etc/os-release",
-                   *uname = NULL, *output = NULL, *key = NULL, *cert = NULL, *sbat = NULL;
-        const char *initrds[INITRDS_MAX], *profiles[PROFILES_MAX], *profile_cmdlines[PROFILES_MAX] = {};
-        size_t n_initrds = 0, n_profiles = 0, n_profile_cmdlines = 0, n = 0;
-        Input stub_in = {}, linux_in = {}, osrel_in = {}, cmdline_in = {}, initrd = {}, sbat_in = {};
-        Input profile_in[PROFILES_MAX] = {}, profile_cmdline_in[PROFILES_MAX] = {};
-        PeNewSection sections[6 + 2 * PROFILES_MAX];
-        _cleanup_free_ char *tmp = NULL;
-        void *uki = NULL;
-        size_t uki_size;
-        char error[256];
-        int c, r = -EINVAL;
+        int c;
 
+        *a = (BuildUkiArgs) { .stub = DEFAULT_STUB, .osrel = "/etc/os-release" };
         optind = 0;
         while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
                 switch (c) {
-                case ARG_STUB: stub = optarg; break;
-                case ARG_LINUX: linux_path = optarg; break;
+                case ARG_STUB: a->stub = optarg; break;
+                case ARG_LINUX: a->linux_path = optarg; break;
                 case ARG_INITRD:
-                        if (n_initrds >= INITRDS_MAX)
+                        if (a->n_initrds >= INITRDS_MAX)
                                 return log_error_errno(E2BIG, "At most %d initrds.", INITRDS_MAX);
-                        initrds[n_initrds++] = optarg;
+                        a->initrds[a->n_initrds++] = optarg;
                         break;
-                case ARG_CMDLINE: cmdline = optarg; break;
-                case ARG_OSREL: osrel = optarg; break;
-                case ARG_UNAME: uname = optarg; break;
-                case ARG_SBAT: sbat = optarg; break;
+                case ARG_CMDLINE: a->cmdline = optarg; break;
+                case ARG_OSREL: a->osrel = optarg; break;
+                case ARG_UNAME: a->uname = optarg; break;
+                case ARG_SBAT: a->sbat = optarg; break;
                 case ARG_PROFILE:
-                        if (n_profiles >= PROFILES_MAX)
+                        if (a->n_profiles >= PROFILES_MAX)
                                 return log_error_errno(E2BIG, "At most %d profiles.", PROFILES_MAX);
-                        profiles[n_profiles++] = optarg;
+                        a->profiles[a->n_profiles++] = optarg;
                         break;
                 case ARG_PROFILE_CMDLINE:
-                        if (n_profile_cmdlines >= PROFILES_MAX)
+                        if (a->n_profile_cmdlines >= PROFILES_MAX)
                                 return log_error_errno(E2BIG, "At most %d profiles.", PROFILES_MAX);
-                        profile_cmdlines[n_profile_cmdlines++] = optarg;
+                        a->profile_cmdlines[a->n_profile_cmdlines++] = optarg;
                         break;
-                case ARG_OUTPUT: output = optarg; break;
-                case ARG_KEY: key = optarg; break;
-                case ARG_CERT: cert = optarg; break;
-                case 'h': build_uki_help(); return 0;
+                case ARG_OUTPUT: a->output = optarg; break;
+                case ARG_KEY: a->key = optarg; break;
+                case ARG_CERT: a->cert = optarg; break;
+                case 'h': build_uki_help(); return 1;
                 default: return -EINVAL;
                 }
-        if (!linux_path || !output || optind != argc)
+        if (!a->linux_path || !a->output || optind != argc)
                 return log_error_errno(EINVAL, "build-uki needs --linux= and --output= (see 'urlbootctl build-uki --help').");
-        if (!key != !cert)
+        if (!a->key != !a->cert)
                 return log_error_errno(EINVAL, "--sign-key= and --sign-cert= go together.");
-        if (n_profile_cmdlines > n_profiles)
+        if (a->n_profile_cmdlines > a->n_profiles)
                 return log_error_errno(EINVAL, "Each --profile-cmdline= belongs to a --profile= given before it.");
+        return 0;
+}
 
-        if (load(stub, "stub", &stub_in) < 0 || load(linux_path, "kernel", &linux_in) < 0 ||
-            load(osrel, "os-release file", &osrel_in) < 0 || load_cmdline(cmdline, &cmdline_in) < 0 ||
-            (sbat && load(sbat, "SBAT file", &sbat_in) < 0))
-                goto finish;
-        for (size_t i = 0; i < n_profiles; i++)
-                if (load(profiles[i], "profile", &profile_in[i]) < 0 ||
-                    load_cmdline(profile_cmdlines[i], &profile_cmdline_in[i]) < 0)
-                        goto finish;
-        /* Concatenated initrds are one initrd to the kernel. */
-        for (size_t i = 0; i < n_initrds; i++) {
+/* Concatenated initrds are one initrd to the kernel. */
+static int load_initrds(const BuildUkiArgs *a, Input *ret) {
+        for (size_t i = 0; i < a->n_initrds; i++) {
                 Input one;
                 char *m;
-                if (load(initrds[i], "initrd", &one) < 0)
-                        goto finish;
-                m = realloc(initrd.data, initrd.size + one.size + 1);
+                int r = load(a->initrds[i], "initrd", &one);
+
+                if (r < 0)
+                        return r;
+                m = realloc(ret->data, ret->size + one.size + 1);
                 if (!m) {
                         free(one.data);
-                        r = log_oom();
-                        goto finish;
+                        return log_oom();
                 }
-                memcpy(m + initrd.size, one.data, one.size);
-                initrd.data = m;
-                initrd.size += one.size;
+                memcpy(m + ret->size, one.data, one.size);
+                ret->data = m;
+                ret->size += one.size;
                 free(one.data);
         }
+        return 0;
+}
 
-        sections[n++] = (PeNewSection) { ".osrel", osrel_in.data, osrel_in.size };
-        if (cmdline_in.data)
-                sections[n++] = (PeNewSection) { ".cmdline", cmdline_in.data, cmdline_in.size };
-        if (uname)
-                sections[n++] = (PeNewSection) { ".uname", uname, strlen(uname) };
-        if (sbat_in.data)
-                sections[n++] = (PeNewSection) { ".sbat", sbat_in.data, sbat_in.size };
-        if (initrd.size)
-                sections[n++] = (PeNewSection) { ".initrd", initrd.data, initrd.size };
-        sections[n++] = (PeNewSection) { ".linux", linux_in.data, linux_in.size };
-        /* Profiles follow the base: each .profile, then what it overrides. */
-        for (size_t i = 0; i < n_profiles; i++) {
-                sections[n++] = (PeNewSection) { ".profile", profile_in[i].data, profile_in[i].size };
-                if (profile_cmdline_in[i].data)
-                        sections[n++] = (PeNewSection) { ".cmdline", profile_cmdline_in[i].data, profile_cmdline_in[i].size };
-        }
+static int inputs_load(const BuildUkiArgs *a, UkiInputs *in) {
+        int r;
 
-        r = pe_append_sections(stub_in.data, stub_in.size, sections, n, &uki, &uki_size, error, sizeof error);
-        if (r < 0) {
-                log_error("Cannot build a UKI from %s: %s.", stub, error);
-                goto finish;
-        }
+        if ((r = load(a->stub, "stub", &in->stub)) < 0 || (r = load(a->linux_path, "kernel", &in->linux_image)) < 0 ||
+            (r = load(a->osrel, "os-release file", &in->osrel)) < 0 || (r = load_cmdline(a->cmdline, &in->cmdline)) < 0 ||
+            (a->sbat && (r = load(a->sbat, "SBAT file", &in->sbat)) < 0))
+                return r;
+        for (size_t i = 0; i < a->n_profiles; i++)
+                if ((r = load(a->profiles[i], "profile", &in->profiles[i])) < 0 ||
+                    (r = load_cmdline(a->profile_cmdlines[i], &in->profile_cmdlines[i])) < 0)
+                        return r;
+        return load_initrds(a, &in->initrd);
+}
 
-        if (key) {
-                if (asprintf(&tmp, "%s.unsigned.%d", output, getpid()) < 0) {
-                        r = log_oom();
-                        goto finish;
-                }
-                r = write_file_atomic(tmp, uki, uki_size, 0644);
-                if (r >= 0)
-                        r = sign(key, cert, tmp, output);
-                (void) unlink(tmp);
-        } else
-                r = write_file_atomic(output, uki, uki_size, 0644);
-        if (r < 0 && !key)
-                log_error_errno(r, "Failed to write %s: %m", output);
-        if (r >= 0)
-                log_info("Wrote %s (%zu bytes).", output, uki_size);
-
-finish:
-        free(uki);
-        free(stub_in.data);
-        free(linux_in.data);
-        free(osrel_in.data);
+static void inputs_free(UkiInputs *in) {
+        free(in->stub.data);
+        free(in->linux_image.data);
+        free(in->osrel.data);
+        free(in->cmdline.data);
+        free(in->initrd.data);
+        free(in->sbat.data);
         for (size_t i = 0; i < PROFILES_MAX; i++) {
-                free(profile_in[i].data);
-                free(profile_cmdline_in[i].data);
+                free(in->profiles[i].data);
+                free(in->profile_cmdlines[i].data);
         }
-        free(cmdline_in.data);
-        free(initrd.data);
-        free(sbat_in.data);
+}
+
+/* The sections in the UKI specification's order; returns how many. */
+static size_t uki_sections(const BuildUkiArgs *a, const UkiInputs *in, PeNewSection *sections) {
+        size_t n = 0;
+
+        sections[n++] = (PeNewSection) { ".osrel", in->osrel.data, in->osrel.size };
+        if (in->cmdline.data)
+                sections[n++] = (PeNewSection) { ".cmdline", in->cmdline.data, in->cmdline.size };
+        if (a->uname)
+                sections[n++] = (PeNewSection) { ".uname", a->uname, strlen(a->uname) };
+        if (in->sbat.data)
+                sections[n++] = (PeNewSection) { ".sbat", in->sbat.data, in->sbat.size };
+        if (in->initrd.size)
+                sections[n++] = (PeNewSection) { ".initrd", in->initrd.data, in->initrd.size };
+        sections[n++] = (PeNewSection) { ".linux", in->linux_image.data, in->linux_image.size };
+        /* Profiles follow the base: each .profile, then what it overrides. */
+        for (size_t i = 0; i < a->n_profiles; i++) {
+                sections[n++] = (PeNewSection) { ".profile", in->profiles[i].data, in->profiles[i].size };
+                if (in->profile_cmdlines[i].data)
+                        sections[n++] = (PeNewSection) { ".cmdline", in->profile_cmdlines[i].data,
+                                                         in->profile_cmdlines[i].size };
+        }
+        return n;
+}
+
+/* Unsigned: written atomically under the final name. Signed: sbsign reads a temporary and writes the output. */
+static int uki_write(const BuildUkiArgs *a, const void *uki, size_t uki_size) {
+        _cleanup_free_ char *tmp = NULL;
+        int r;
+
+        if (!a->key) {
+                r = write_file_atomic(a->output, uki, uki_size, 0644);
+                if (r < 0)
+                        return log_error_errno(r, "Failed to write %s: %m", a->output);
+                return 0;
+        }
+        if (asprintf(&tmp, "%s.unsigned.%d", a->output, getpid()) < 0)
+                return log_oom();
+        r = write_file_atomic(tmp, uki, uki_size, 0644);
+        if (r < 0)
+                log_error_errno(r, "Failed to write %s: %m", tmp);
+        else
+                r = sign(a->key, a->cert, tmp, a->output);
+        (void) unlink(tmp);
+        return r;
+}
+
+int verb_build_uki(int argc, char *argv[]) {
+        PeNewSection sections[6 + 2 * PROFILES_MAX];
+        BuildUkiArgs args;
+        UkiInputs in = {};
+        void *uki = NULL;
+        size_t uki_size;
+        char error[256];
+        int r;
+
+        r = parse_args(argc, argv, &args);
+        if (r != 0)
+                return r < 0 ? r : 0;
+        r = inputs_load(&args, &in);
+        if (r >= 0) {
+                r = pe_append_sections(in.stub.data, in.stub.size, sections, uki_sections(&args, &in, sections), &uki,
+                                       &uki_size, error, sizeof error);
+                if (r < 0)
+                        log_error("Cannot build a UKI from %s: %s.", args.stub, error);
+        }
+        if (r >= 0)
+                r = uki_write(&args, uki, uki_size);
+        if (r >= 0)
+                log_info("Wrote %s (%zu bytes).", args.output, uki_size);
+        free(uki);
+        inputs_free(&in);
         return r;
 }
