@@ -8,14 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "list.h"
-#include "loader-vars.h"
-#include "manager-build.h"
+#include "verb-list.h"
+#include "verb-loader-vars.h"
+#include "verb-build-manager.h"
 #include "log.h"
 #include "string-util.h"
-#include "status.h"
-#include "uki-build.h"
-#include "uri-entry.h"
+#include "verb-status.h"
+#include "verb-build-uki.h"
+#include "verb-uri.h"
 #include "verb-event-log.h"
 #include "verb-measure.h"
 #include "verb-random-seed.h"

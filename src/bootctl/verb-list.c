@@ -23,7 +23,7 @@
 #include "efivars.h"
 #include "fileio.h"
 #include "json-writer.h"
-#include "list.h"
+#include "verb-list.h"
 #include "loader-conf.h"
 #include "log.h"
 #include "macro.h"

@@ -14,7 +14,7 @@
 #include "fileio.h"
 #include "log.h"
 #include "macro.h"
-#include "manager-build.h"
+#include "verb-build-manager.h"
 #include "path-util.h"
 #include "pe-writer.h"
 #include "string-util.h"

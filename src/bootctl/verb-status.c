@@ -16,7 +16,7 @@
 #include "json-writer.h"
 #include "log.h"
 #include "macro.h"
-#include "status.h"
+#include "verb-status.h"
 
 typedef struct Feature {
         uint64_t bit;

@@ -13,7 +13,7 @@
 
 #include "efivars.h"
 #include "loader-conf.h"
-#include "loader-vars.h"
+#include "verb-loader-vars.h"
 #include "log.h"
 #include "macro.h"
 #include "string-util.h"

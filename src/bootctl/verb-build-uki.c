@@ -17,7 +17,7 @@
 #include "macro.h"
 #include "pe-writer.h"
 #include "string-util.h"
-#include "uki-build.h"
+#include "verb-build-uki.h"
 
 #define INPUT_SIZE_MAX (2UL * 1024 * 1024 * 1024)
 #define DEFAULT_STUB "/usr/lib/urlboot/efi/urlboot-stubx64.efi"

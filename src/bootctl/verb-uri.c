@@ -21,7 +21,7 @@
 #include "log.h"
 #include "macro.h"
 #include "string-util.h"
-#include "uri-entry.h"
+#include "verb-uri.h"
 #include "url.h"
 #include "var-store.h"
 
