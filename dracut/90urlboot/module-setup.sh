@@ -15,6 +15,12 @@
 # modules. They are in the initrd whenever the build machine has them; in dracut.conf,
 # urlboot_lazy=no leaves them out (a smaller initrd that cannot boot lazily), urlboot_lazy=yes makes
 # their absence an error.
+#
+# urlboot_small=yes in dracut.conf makes a small network-boot initrd (docs/performance.md, "UKI size"):
+# of the network drivers only those in _urlboot_small_nics and what they need stay (dracut's
+# kernel-network-modules puts in all of drivers/net, most of the 12 MB of modules), firmware only
+# for the drivers in the initrd, and no tarball support (libarchive needs libxml2 and ICU's 31 MB data
+# file: 11 MB compressed) unless urlboot_tar=yes. Compress with zstd (compress="zstd").
 
 check() {
     # Only when asked for (dracut -m / --add urlboot).
@@ -44,11 +50,69 @@ depends() {
     return 0
 }
 
+# The NICs of the small initrd: virtual machines (virtio, e1000), Intel (e1000e, igb, igc, ixgbe, i40e,
+# ice), Mellanox/NVIDIA ConnectX-4 and later (mlx5_core), Realtek (r8169), Broadcom (tg3, bnxt_en).
+_urlboot_small_nics="virtio_net e1000 e1000e igb igc ixgbe i40e ice mlx5_core r8169 tg3 bnxt_en"
+# The file systems and block drivers of the small initrd (with loop, nbd and dm-* for lazy boots).
+_urlboot_small_block="ext4 xfs btrfs erofs squashfs vfat virtio_scsi nvme ahci sd_mod"
+
 installkernel() {
     hostonly='' instmods loop ext4 vfat efivarfs virtio_net virtio_pci virtio_blk af_packet e1000 e1000e
     if _urlboot_lazy; then
         hostonly='' instmods nbd dm-mod dm-mirror dm-region-hash dm-log dm-verity dm-bufio
     fi
+    if [[ ${urlboot_small:-no} == yes ]]; then
+        hostonly='' instmods $_urlboot_small_block $_urlboot_small_nics
+        _urlboot_prune_nics
+        _urlboot_prune_firmware
+    fi
+}
+
+# Modules named by modprobe --show-depends for NAME... (with their soft dependencies), as file names.
+# The modules come from $srcmods (--kmoddir may name another tree's /lib/modules/VERSION).
+_urlboot_module_closure() {
+    local m base=${srcmods%/lib/modules/*}
+    for m in "$@"; do
+        modprobe -d "${base:-/}" -S "$kernel" --show-depends "$m" 2>/dev/null \
+            | awk '$1 == "insmod" { n = split($2, p, "/"); print p[n] }'
+    done
+}
+
+# Drop the network drivers other modules (kernel-network-modules) put in that the list does not need:
+# USB, bonding, team, other vendors' Ethernet. PHY and MDIO drivers stay (the kernel loads them by the
+# PHY's ID, no module names them). Run from installkernel: dracut installs modules at once and runs
+# depmod on the result at the end.
+_urlboot_prune_nics() {
+    local keep f dir=$initdir/lib/modules/$kernel/kernel/drivers/net
+    [[ -d $dir ]] || return 0
+    keep=" $(_urlboot_module_closure $_urlboot_small_nics | tr '\n' ' ') "
+    if [[ $keep != *" virtio_net.ko"* ]]; then
+        derror "urlboot: urlboot_small: modprobe found none of the listed drivers in $srcmods; keeping all"
+        return 0
+    fi
+    while IFS= read -r -d '' f; do
+        [[ $keep == *" ${f##*/} "* ]] || rm -f "$f"
+    done < <(find "$dir" -path "$dir/phy" -prune -o -path "$dir/mdio" -prune -o -name '*.ko*' -print0)
+    find "$dir" -depth -type d -empty -delete
+}
+
+# Keep only the firmware files a module in the initrd names (modinfo's firmware: lines).
+_urlboot_prune_firmware() {
+    local want=" " f m fw rel
+    for fw in "$initdir"/lib/firmware "$initdir"/usr/lib/firmware; do
+        [[ -d $fw && ! -L $fw ]] || continue
+        if [[ $want == " " ]]; then
+            while IFS= read -r -d '' m; do
+                want+="$(modinfo -F firmware "$m" 2>/dev/null | tr '\n' ' ')"
+            done < <(find "$initdir/lib/modules/$kernel" -name '*.ko*' -print0)
+        fi
+        while IFS= read -r -d '' f; do
+            rel=${f#"$fw"/}
+            rel=${rel%.xz}
+            rel=${rel%.zst}
+            [[ $want == *" $rel "* ]] || rm -f "$f"
+        done < <(find "$fw" -type f -print0)
+    done
 }
 
 # The file from the staging tree when there is one, else from the system.
@@ -124,7 +188,10 @@ install() {
 
     # urlboot-pull loads these with dlopen() when it needs them (tarballs; sd_notify under
     # systemd), so the ELF dependency walk cannot find them.
-    _urlboot_inst_dlopened libarchive.so.13 libsystemd.so.0
+    _urlboot_inst_dlopened libsystemd.so.0
+    if [[ ${urlboot_small:-no} != yes || ${urlboot_tar:-no} == yes ]]; then
+        _urlboot_inst_dlopened libarchive.so.13
+    fi
 
     # The units run these; a plain systemd initrd lacks some of them.
     inst_multiple -o modprobe mount umount sfdisk blkid gpgv
