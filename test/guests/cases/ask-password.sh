@@ -31,9 +31,10 @@ else
 	result $? "systemd's own systemd-ask-password.socket serves $socket"
 fi
 
-# Nothing cached, timeout 0: NoPasswordAvailable, no question asked.
-out=$(urlboot-ask-password --cache-only --json 2>&1)
-result $([ "$out" = '{"error":"io.systemd.AskPassword.NoPasswordAvailable"}' ]; echo $?) "cache only: NoPasswordAvailable" "$out"
+# Nothing cached, timeout 0: NoPasswordAvailable on stdout (--json), one line on stderr, exit 1.
+out=$(urlboot-ask-password --cache-only --json 2>err); rc=$?
+result $([ $rc = 1 ] && [ "$out" = '{"error":"io.systemd.AskPassword.NoPasswordAvailable"}' ] && [ "$(wc -l <err)" = 1 ]; echo $?) \
+	"cache only: NoPasswordAvailable, exit 1" "exit $rc; stdout: $out; stderr: $(cat err)"
 
 # A question answered by systemd's tty agent, typed on a pseudo-terminal.
 urlboot-ask-password --timeout=60 --id=urlboot-case:ask-password "Guest case passphrase:" > answer 2> answer.err &
@@ -48,13 +49,17 @@ else
 	instances=$(systemctl list-units --no-legend --plain 'systemd-ask-password@*' | wc -l)
 	result $([ "$instances" -ge 1 ]; echo $?) "the connection runs in a systemd-ask-password@ instance ($instances)"
 fi
-# 252's console agent is started by its path unit as soon as a question appears.
-for i in $(seq 50); do systemctl is-active --quiet systemd-ask-password-console.service && break; sleep 0.1; done
-systemctl is-active --quiet systemd-ask-password-console.service
-result $? "the question reached the console agent (systemd-ask-password-console.service started)" \
-	"$(systemctl status systemd-ask-password-console.path systemd-ask-password-console.service 2>&1 | tail -5)"
+# The question starts the agents' path units. Once the system is up the wall agent takes over: its
+# ExecStartPre= stops the console agent (systemd's own units, 252 and 262 alike), so the console agent
+# shows up in the journal only, and the wall agent stays.
+for i in $(seq 50); do systemctl is-active --quiet systemd-ask-password-wall.service && break; sleep 0.1; done
+systemctl is-active --quiet systemd-ask-password-wall.service
+result $? "the question reached the password agents (systemd-ask-password-wall.service runs)" \
+	"$(journalctl -b -q --no-pager -u systemd-ask-password-console.service -u systemd-ask-password-wall.service 2>&1 | tail -8)"
 (sleep 3; printf 'guest-secret\r'; sleep 3) | script -qec "systemd-tty-ask-password-agent --query" /dev/null > agent.out 2>&1
 wait $caller
 rc=$?
 result $([ $rc = 0 ] && [ "$(cat answer)" = guest-secret ]; echo $?) "systemd-tty-ask-password-agent answered the call" \
 	"$(cat answer.err agent.out | tr -d '\r')"
+left=$(ls /run/systemd/ask-password/ 2>/dev/null | grep '^ask\.')
+result $([ -z "$left" ]; echo $?) "the answered question's ask file is gone" "$left"
