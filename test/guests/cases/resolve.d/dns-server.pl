@@ -37,6 +37,8 @@ while (1) {
         my $opt = $ar >= 1 && length($rest) >= 11 && substr($rest, 0, 3) eq "\0\0\x29";
 
         my $name = join('.', @labels);
+        # What was asked, for the case's diagnostics (seconds since the epoch).
+        print time(), " $name $qtype\n";
         next if $name =~ /^noaaaa\./ && $qtype == 28;
 
         my @answers;
