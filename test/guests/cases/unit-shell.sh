@@ -70,6 +70,23 @@ for tool in "${tools[@]}"; do
 done
 while read -r row; do probe urlboot-unit-shell "$row"; done < <(rows "$data/new-sandbox.tsv")
 
+# When the manager refuses the transient unit, say which copied property it refuses: each one alone
+# in a transient unit of its own (busctl), with the value the manager reported.
+if ! urlboot-unit-shell --new-sandbox ush-sb true >/dev/null 2>&1; then
+	echo "# --new-sandbox ush-sb failed; the properties copied, each alone:"
+	i=0
+	for name in $(URLBOOT_LOG_LEVEL=debug urlboot-unit-shell --new-sandbox ush-sb true 2>&1 | sed -n 's/.*Copying \([A-Za-z]*\)=\.$/\1/p'); do
+		i=$((i + 1))
+		value=$(busctl get-property org.freedesktop.systemd1 /org/freedesktop/systemd1/unit/ush_2dsb_2eservice \
+			org.freedesktop.systemd1.Service "$name" 2>&1 | sed "s/^\([^ ]*\)/'\1'/")
+		out=$(eval "busctl call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager \
+			StartTransientUnit 'ssa(sv)a(sa(sv))' ush-probe-$i.service fail 2 \
+			ExecStart 'a(sasb)' 1 /bin/true 1 /bin/true false $name $value 0" 2>&1)
+		echo "# $name=$value: ${out:0:200}"
+	done
+	systemctl reset-failed 'ush-probe-*' 2>/dev/null
+fi
+
 # What the probes cannot say in a table.
 [ ! -e /tmp/x ]
 result $? "the service's /tmp/x is not in the caller's /tmp"
