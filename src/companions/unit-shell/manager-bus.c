@@ -100,6 +100,22 @@ int manager_bus_connect(ManagerScope scope, sd_bus **ret) {
         return sd_bus_open_system(ret);
 }
 
+int manager_bus_connect_tracked(ManagerScope scope, sd_bus **ret) {
+        if (scope == MANAGER_USER) {
+                if (!secure_getenv("XDG_RUNTIME_DIR") && !secure_getenv("DBUS_SESSION_BUS_ADDRESS"))
+                        return -ENOMEDIUM;
+                return sd_bus_open_user(ret);
+        }
+        if (sd_booted() <= 0)
+                return -EHOSTDOWN;
+        return sd_bus_open_system(ret);
+}
+
+const char *manager_bus_sender(sd_bus *bus) {
+        /* On the bus the manager's signals come from its name; on its private socket nothing has one. */
+        return sd_bus_is_bus_client(bus) > 0 ? "org.freedesktop.systemd1" : NULL;
+}
+
 int unit_object_path(const char *unit, char **ret) {
         return sd_bus_path_encode("/org/freedesktop/systemd1/unit", unit, ret);
 }

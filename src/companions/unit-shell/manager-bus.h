@@ -31,6 +31,22 @@ const char *manager_scope_name(ManagerScope scope);
  */
 int manager_bus_connect(ManagerScope scope, sd_bus **ret);
 
+/**
+ * Connect to the service manager through the bus itself (dbus-daemon), as systemd-run --wait does.
+ *
+ * The manager can track a client with a name on the bus only: AddRef= of a transient unit fails
+ * with EINVAL over the private socket (its messages have no sender).
+ *
+ * @ret ret  the connection
+ * @ret      0, -EHOSTDOWN (system scope, not booted with systemd), -ENOMEDIUM (user scope, neither
+ *           $XDG_RUNTIME_DIR nor $DBUS_SESSION_BUS_ADDRESS), another negative errno
+ */
+int manager_bus_connect_tracked(ManagerScope scope, sd_bus **ret);
+
+/** The sender to match the manager's signals with on this connection: its bus name, or NULL on the
+ * private socket. */
+const char *manager_bus_sender(sd_bus *bus);
+
 /** The D-Bus object path of a unit (/org/freedesktop/systemd1/unit/foo_2eservice). */
 int unit_object_path(const char *unit, char **ret);
 

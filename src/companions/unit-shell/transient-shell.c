@@ -371,8 +371,8 @@ static int setup_bus(TransientShell *t) {
         if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
                 return -errno;
 
-        /* No sender in the matches: on the manager's private socket messages carry none. */
-        r = sd_bus_match_signal(t->bus, NULL, NULL, MANAGER_PATH, MANAGER_IFACE, "JobRemoved", on_job_removed, t);
+        r = sd_bus_match_signal(t->bus, NULL, manager_bus_sender(t->bus), MANAGER_PATH, MANAGER_IFACE, "JobRemoved",
+                                on_job_removed, t);
         if (r < 0)
                 return r;
         /* The manager sends unit and job signals only to subscribers. */
@@ -393,8 +393,8 @@ static int setup_event_loop(TransientShell *t) {
         if (r >= 0)
                 r = sd_event_add_signal(t->event, NULL, SIGHUP, on_signal, t);
         if (r >= 0)
-                r = sd_bus_match_signal(t->bus, &t->properties_slot, NULL, t->path, "org.freedesktop.DBus.Properties",
-                                        "PropertiesChanged", on_properties_changed, t);
+                r = sd_bus_match_signal(t->bus, &t->properties_slot, manager_bus_sender(t->bus), t->path,
+                                        "org.freedesktop.DBus.Properties", "PropertiesChanged", on_properties_changed, t);
         return r;
 }
 

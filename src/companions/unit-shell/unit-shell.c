@@ -170,7 +170,8 @@ static int run(const char *arg, char **command) {
         if (mangle_unit(arg, &unit) < 0)
                 return EXIT_FAILURE;
 
-        r = manager_bus_connect(arg_scope, &bus);
+        /* --new-sandbox keeps its transient unit referenced (AddRef=), which needs a name on the bus. */
+        r = arg_new_sandbox ? manager_bus_connect_tracked(arg_scope, &bus) : manager_bus_connect(arg_scope, &bus);
         if (r < 0) {
                 log_connect_error(r);
                 return EXIT_FAILURE;
