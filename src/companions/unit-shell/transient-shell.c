@@ -178,8 +178,37 @@ static int append_strv(sd_bus_message *m, const char *name, char **l) {
         return r;
 }
 
+/* The manager expands $VAR and ${VAR} in a command's arguments when it runs it, and turns "$$" into "$":
+ * doubled, every "$" reaches the command as typed (as it does in the running service's shell). */
+static char *escape_dollars(const char *s) {
+        size_t n = strlen(s) + 1;
+        char *e, *t;
+
+        for (const char *p = s; *p; p++)
+                n += *p == '$';
+        e = t = malloc(n);
+        if (!e)
+                return NULL;
+        for (; *s; s++) {
+                if (*s == '$')
+                        *t++ = '$';
+                *t++ = *s;
+        }
+        *t = 0;
+        return e;
+}
+
 static int append_exec_start(sd_bus_message *m, const char *path, char **argv) {
+        _cleanup_strv_free_ char **escaped = NULL;
         int r;
+
+        for (char **a = argv; a && *a; a++) {
+                char *e = escape_dollars(*a);
+
+                if (!e || strv_consume(&escaped, e) < 0)
+                        return -ENOMEM;
+        }
+        argv = escaped;
 
         r = sd_bus_message_open_container(m, 'r', "sv");
         if (r >= 0)
