@@ -291,11 +291,18 @@ for u in qtest-limit qtest-root qtest-share qtest-zero qtest-dyn qtest-two qtest
 unmount_fs ext4
 
 # ---- XFS with pquota ----
-# Debian unstable's mkfs.xfs turns on features the guests' kernel (6.1) cannot mount: take the
-# defaults of that kernel's release when xfsprogs ships them.
-xfs_defaults=/usr/share/xfsprogs/mkfs/lts_$(uname -r | cut -d. -f1,2).conf
+# Debian unstable's mkfs.xfs turns on features the guests' kernel (6.1) cannot mount: a newer mkfs.xfs
+# than the kernel takes the defaults of the kernel's release (Debian 12's own 6.1 mkfs.xfs cannot read
+# the lts_6.1 file it ships: "invalid config file option: nrext64").
+kernel_release=$(uname -r | cut -d. -f1,2)
+xfs_release=$(mkfs.xfs -V 2>/dev/null | awk '{ print $NF }' | cut -d. -f1,2)
+xfs_defaults=/usr/share/xfsprogs/mkfs/lts_$kernel_release.conf
 xfs_opts=()
-[ -f "$xfs_defaults" ] && xfs_opts=(-c "options=$xfs_defaults")
+if [ -f "$xfs_defaults" ] && [ "$xfs_release" != "$kernel_release" ] &&
+	[ "$(printf '%s\n' "$kernel_release" "$xfs_release" | sort -V | tail -1)" = "$xfs_release" ]; then
+	xfs_opts=(-c "options=$xfs_defaults")
+fi
+note "mkfs.xfs $xfs_release, kernel $kernel_release${xfs_opts[*]:+: ${xfs_opts[*]}}"
 if mount_fs xfs 320M mkfs.xfs -q -f "${xfs_opts[@]}" -- pquota; then
 	result 0 "XFS mounted with pquota"
 else
