@@ -69,9 +69,13 @@ def make_esp_disk(path, manager, uki, tmpdir, linux=None, uki_options=None, extr
         put_text(esp, '/loader/entries/uki-options.conf',
                  f'title urlboot uki with options\nuki /EFI/Linux/os.efi\noptions {uki_options}\n', tmpdir)
         default = 'uki-options.conf'
+    made = {'/EFI', '/EFI/BOOT', '/EFI/Linux', '/loader', '/loader/entries'}
     for where, local in extras:
         for i in range(2, len(where.split('/'))):
-            mtools('mmd', '-D', 's', '-i', esp, '::' + '/'.join(where.split('/')[:i]))
+            d = '/'.join(where.split('/')[:i])
+            if d not in made:   # mmd fails on a directory that exists
+                mtools('mmd', '-i', esp, '::' + d)
+                made.add(d)
         mtools('mcopy', '-o', '-i', esp, local, '::' + where)
     put_text(esp, '/loader/loader.conf', f'timeout 2\ndefault {default}\nreboot-on-error no\n', tmpdir)
     put_text(esp, '/loader/entries/local-uki+3.conf', 'title urlboot local UKI\nuki /EFI/Linux/os.efi\n', tmpdir)
