@@ -225,14 +225,6 @@ def main():
                 if sd_stub:
                     ours_extra = extra + [f'--sbat={section_of(sd_stub, ".sbat", os.path.join(logs, "sbat"))}']
                     extra = extra + [f'--stub={sd_stub}']
-        elif via == 'manager-profile':
-            # Profile 0 keeps the base command line; profile 1 adds a word the booted system shows.
-            prof = os.path.join(logs, 'profile')
-            with open(prof, 'w') as f:
-                f.write('ID=default\n')
-            extra = [f'--profile={prof}', f'--profile={prof}',
-                     '--profile-cmdline=console=ttyS0 ' + cmdline,
-                     '--profile-cmdline=console=ttyS0 ' + cmdline + ' urlboot.profile=1']
         if skip:
             print(f'ok {i} - {name} # SKIP {skip}', flush=True)
             continue
@@ -335,10 +327,20 @@ def main():
             # HTTP-booted with no SMBIOS entries and nothing built in: a message, not a hang or a crash.
             boot = ['--bootfile', 'urlbootx64.efi']
         elif via in ('manager-tpm', 'manager-tpm-systemd-stub'):
+            # The profile's word and the SMBIOS extra (cleaned up: the trailing blanks go) reach the kernel.
             smbios_extra = 'urlboot.smbios_extra=yes  '
             boot = ['--bootfile', 'urlbootx64.efi', '--smbios',
                     f'io.systemd.boot.entries-extra:{name}.conf=title {name}\nuki-url :{name}.efi\nprofile 1\n',
-                    '--smbios', f'io.systemd.stub.kernel-cmdline-extra={smbios_extra}']
+                    '--smbios', f'io.systemd.stub.kernel-cmdline-extra={smbios_extra}',
+                    '--require', r'URLBOOT-ROOT-OK .*root=gpt-auto.* urlboot\.profile=1 urlboot\.smbios_extra=yes\s*$']
+            # A LoaderSystemToken in the VARS file (urlbootctl random-seed): with no RNG in this firmware and
+            # Secure Boot off, the manager mixes a seed from it and the kernel finds the table ("RNG="). Both
+            # stubs get the same, so that their variables compare (test/e2e/compare.tsv).
+            vars_file = os.path.join(logs, f'{name}.vars.fd')
+            shutil.copy('/usr/share/OVMF/OVMF_VARS_4M.fd', vars_file)
+            subprocess.run([os.path.join(build, 'src/bootctl/urlbootctl'), 'random-seed', f'--vars-file={vars_file}'],
+                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            boot += ['--vars', vars_file, '--require', r'efi: .*RNG=0x']
             predicted = uki
             if via == 'manager-tpm-systemd-stub':
                 # The prediction comes from OUR UKI with the same sections: systemd-stub must measure the same.
@@ -346,14 +348,7 @@ def main():
                 subprocess.run([os.path.join(src, 'tools/e2e/make-uki'), assets, build, predicted,
                                 'console=ttyS0 ' + cmdline] + ours_extra, check=True)
             else:
-                # A LoaderSystemToken in the VARS file (urlbootctl random-seed): with no RNG in this firmware and
-                # Secure Boot off, the manager mixes a seed from it and the kernel finds the table ("RNG=").
-                vars_file = os.path.join(logs, f'{name}.vars.fd')
-                shutil.copy('/usr/share/OVMF/OVMF_VARS_4M.fd', vars_file)
-                subprocess.run([os.path.join(build, 'src/bootctl/urlbootctl'), 'random-seed', f'--vars-file={vars_file}'],
-                               check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                boot += ['--vars', vars_file, '--require', r'efi: .*RNG=0x',
-                         '--require', r'^URLBOOT-EFIVAR StubPcrKernelParameters=12$']
+                boot += ['--require', r'^URLBOOT-EFIVAR StubPcrKernelParameters=12$']
             boot += TPM_CHECKS + pcr_requires(measure(build, predicted, '--boot-manager', '--profile=1',
                                                       f'--smbios-extra={smbios_extra}'))
             if predicted != uki:
@@ -384,12 +379,9 @@ def main():
                                                       f'--credential={files["a.cred"]}', f'--credential={files["b.cred"]}',
                                                       f'--extension={files["demo.raw"]}',
                                                       f'--global-credential={files["g.cred"]}'))
-        elif via in ('manager', 'manager-extra', 'manager-profile'):
-            profile = 'profile 1\n' if via == 'manager-profile' else ''
+        elif via == 'manager':
             boot = ['--bootfile', 'urlbootx64.efi', '--smbios',
-                    f'io.systemd.boot.entries-extra:{name}.conf=title {name}\nuki-url :{name}.efi\n{profile}']
-            if via == 'manager-extra':
-                boot += ['--smbios', 'io.systemd.stub.kernel-cmdline-extra=urlboot.smbios_extra=yes']
+                    f'io.systemd.boot.entries-extra:{name}.conf=title {name}\nuki-url :{name}.efi\n']
         if diff:
             boot = diff['boot']
         http_log = os.path.join(logs, f'{name}.http')
