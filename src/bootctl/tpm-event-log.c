@@ -16,6 +16,9 @@
 #define LEGACY_HEADER_SIZE 32           /* PCR, type, SHA-1 digest (20), event size */
 #define SPEC_ID_FIXED_SIZE 28           /* signature (16), class, versions, errata, uintn size, count */
 #define STARTUP_LOCALITY "StartupLocality"
+/* The Linux kernel's EFI stub tags its load options and initrd events with ASCII text, not UTF-16. */
+#define LINUX_TAG_INITRD 0x8f3b22ecU
+#define LINUX_TAG_LOAD_OPTIONS 0x8f3b22edU
 
 typedef struct Reader {
         const uint8_t *p;
@@ -184,7 +187,10 @@ char *tpm_log_event_describe(const TpmLogEvent *e) {
                                (uint32_t) e->data[3] << 24;
                 uint32_t n = (uint32_t) e->data[4] | (uint32_t) e->data[5] << 8 | (uint32_t) e->data[6] << 16 |
                              (uint32_t) e->data[7] << 24;
-                _cleanup_free_ char *d = n <= e->data_size - 8 ? utf16_text(e->data + 8, n) : NULL;
+                bool ascii = tag == LINUX_TAG_INITRD || tag == LINUX_TAG_LOAD_OPTIONS;
+                _cleanup_free_ char *d = n > e->data_size - 8 ? NULL
+                                         : ascii ? strndup((const char *) e->data + 8, n)
+                                                 : utf16_text(e->data + 8, n);
                 if (asprintf(&s, "tag 0x%08x: %s", tag, d ?: "") < 0)
                         return NULL;
                 return s;

@@ -57,7 +57,7 @@ int tpm_log_replay(const void *log, size_t size, PcrSet *s, unsigned *ret_banks)
 
 /**
  * A short text for a record: the UTF-16 description of EV_IPL records, the tag and description of
- * EV_EVENT_TAG ones, "NAME=VALUE" (value as a number) of EV_EFI_VARIABLE_DRIVER_CONFIG ones.
+ * EV_EVENT_TAG ones (UTF-16, but ASCII for the Linux EFI stub's two tags), "NAME=VALUE" (value as a number) of EV_EFI_VARIABLE_DRIVER_CONFIG ones.
  * @ret new string (free()), or NULL when the record has no such text
  */
 char *tpm_log_event_describe(const TpmLogEvent *e);

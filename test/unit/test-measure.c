@@ -382,6 +382,21 @@ TEST(cpio_unpacks_with_gnu_cpio) {
         ASSERT_EQ(system(cmd), 0);
 }
 
+TEST(event_log_describes_tagged_events) {
+        /* systemd's tags carry UTF-16 text; the Linux EFI stub's (initrd, load options) ASCII */
+        static const uint8_t profile[] = { 0xdb, 0xd6, 0xae, 0x13, 4, 0, 0, 0, '1', 0, 0, 0 };
+        static const uint8_t initrd[] = { 0xec, 0x22, 0x3b, 0x8f, 13, 0, 0, 0, 'L', 'i', 'n', 'u', 'x', ' ',
+                                          'i', 'n', 'i', 't', 'r', 'd', 0 };
+        TpmLogEvent e = { .type = TCG_EV_EVENT_TAG, .data = profile, .data_size = sizeof profile };
+        _cleanup_free_ char *a = tpm_log_event_describe(&e), *b = NULL;
+
+        ASSERT_STREQ(a, "tag 0x13aed6db: 1");
+        e.data = initrd;
+        e.data_size = sizeof initrd;
+        b = tpm_log_event_describe(&e);
+        ASSERT_STREQ(b, "tag 0x8f3b22ec: Linux initrd");
+}
+
 TEST(event_log_replay_like_tpm2_eventlog) {
         /* A real log: OVMF and swtpm, urlboot's manager starting profile 1 of a UKI with an SMBIOS extra
          * (test/e2e tpm-manager-profile-smbios). The values are tpm2-tools' tpm2_eventlog's. */
