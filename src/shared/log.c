@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "log.h"
 
@@ -119,14 +120,27 @@ int log_internal(int level, int error, const char *format, ...) {
                 va_start(ap, format);
                 n = vasprintf(&text, format, ap);
                 va_end(ap);
+                /* The whole line in one write(): stderr is unbuffered, and on /dev/kmsg every write is a
+                 * record of its own (one per character otherwise, as urlboot-lazy's lines after the
+                 * switch to the real root were). */
+                char *line = NULL;
+                size_t len = 0;
+                FILE *m = open_memstream(&line, &len);
+                FILE *f = m ?: stderr;
+
                 flockfile(stderr);
                 if (prefix)
-                        fprintf(stderr, "<%d>", level);
+                        fprintf(f, "<%d>", level);
                 else
-                        fprintf(stderr, "%s: ", program ?: program_invocation_short_name);
-                write_escaped(stderr, n >= 0 ? text : "(cannot format the message: out of memory)");
-                fputc('\n', stderr);
+                        fprintf(f, "%s: ", program ?: program_invocation_short_name);
+                write_escaped(f, n >= 0 ? text : "(cannot format the message: out of memory)");
+                fputc('\n', f);
+                if (m && fclose(m) == 0 && line) {
+                        fflush(stderr);
+                        (void) !write(STDERR_FILENO, line, len);
+                }
                 funlockfile(stderr);
+                free(line);
                 free(text);
         }
 
