@@ -41,7 +41,8 @@
 typedef struct Lazy {
         const LazyOptions *o;
         LazyState st;
-        char *state_path;
+        int state_dir_fd;               /* the state directory, wherever /run is mounted by the time we write */
+        char *state_name;
         char *socket;
         char *dm_node;                  /* /dev/dm-N */
         char nbd_devt[32], local_devt[32];      /* "MAJ:MIN": tables must not depend on our root */
@@ -91,7 +92,7 @@ static void keep_stderr_alive(void) {
 
 static void save_state(Lazy *l) {
         l->st.pid = getpid();
-        (void) lazy_state_write(l->state_path, &l->st);
+        (void) lazy_state_write_at(l->state_dir_fd, l->state_name, &l->st);
 }
 
 static int devt_string(const char *device, char buf[32]) {
@@ -110,7 +111,7 @@ static int lazy_init(Lazy *l, const LazyOptions *o) {
         char *dot;
         int r;
 
-        *l = (Lazy) { .o = o, .nbd_fd = -1, .proc_fd = -1, .mountinfo_fd = -1, .nbdkit = -1 };
+        *l = (Lazy) { .o = o, .nbd_fd = -1, .proc_fd = -1, .mountinfo_fd = -1, .state_dir_fd = -1, .nbdkit = -1 };
         r = path_extract_filename(o->image, &file);
         if (r < 0)
                 return log_error_errno(r, "Cannot take a name from the image path '%s': %m", o->image);
@@ -122,13 +123,18 @@ static int lazy_init(Lazy *l, const LazyOptions *o) {
         l->st.url = strdup(o->url);
         l->st.image = strdup(o->image);
         if (!l->st.name || !l->st.url || !l->st.image || asprintf(&l->st.mapper, "urlboot-lazy-%s", file) < 0 ||
-            asprintf(&l->state_path, "%s/%s.state", o->state_dir, file) < 0 ||
+            asprintf(&l->state_name, "%s.state", file) < 0 ||
             asprintf(&l->socket, "%s/%s.sock", o->state_dir, file) < 0)
                 return log_oom();
 
         r = mkdir_p(o->state_dir, 0755);
         if (r < 0)
                 return log_error_errno(r, "Failed to create %s: %m", o->state_dir);
+        /* At the switch to the real root /run moves into it, and a path written after the move but before we
+         * follow PID 1 would land in the old root's empty /run: write through the directory itself. */
+        l->state_dir_fd = open(o->state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (l->state_dir_fd < 0)
+                return log_error_errno(errno, "Failed to open %s: %m", o->state_dir);
         l->proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         l->mountinfo_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
         if (l->proc_fd < 0 || l->mountinfo_fd < 0 || stat("/", &l->root_st) < 0)

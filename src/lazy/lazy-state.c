@@ -63,7 +63,8 @@ static const Field fields[] = {
         U64("ROOT_USEC", root_usec), U64("COPY_USEC", copy_usec), U64("LOCAL_USEC", local_usec), INT("PID", pid), INT("NBDKIT_PID", nbdkit_pid),
 };
 
-int lazy_state_write(const char *path, const LazyState *s) {
+/* KEY=VALUE lines, one per field. */
+static int state_format(const LazyState *s, char **ret_text, size_t *ret_size) {
         _cleanup_free_ char *text = NULL;
         size_t size = 0;
         FILE *f;
@@ -96,7 +97,25 @@ int lazy_state_write(const char *path, const LazyState *s) {
         fclose(f);
         if (r < 0)
                 return r;
-        return write_file_atomic(path, text, size, 0644);
+        *ret_text = TAKE_PTR(text);
+        *ret_size = size;
+        return 0;
+}
+
+int lazy_state_write(const char *path, const LazyState *s) {
+        _cleanup_free_ char *text = NULL;
+        size_t size;
+        int r = state_format(s, &text, &size);
+
+        return r < 0 ? r : write_file_atomic(path, text, size, 0644);
+}
+
+int lazy_state_write_at(int dir_fd, const char *name, const LazyState *s) {
+        _cleanup_free_ char *text = NULL;
+        size_t size;
+        int r = state_format(s, &text, &size);
+
+        return r < 0 ? r : write_file_atomic_at(dir_fd, name, text, size, 0644);
 }
 
 static int set_field(LazyState *s, const Field *fd, const char *v) {

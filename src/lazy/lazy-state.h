@@ -47,5 +47,8 @@ void lazy_state_done(LazyState *s);
 /** Write the state to path (atomically). */
 int lazy_state_write(const char *path, const LazyState *s);
 
+/** The same as NAME in the directory dir_fd refers to. */
+int lazy_state_write_at(int dir_fd, const char *name, const LazyState *s);
+
 /** Read a state file; unknown keys are ignored. @ret 0, -EBADMSG, -ENOENT... */
 int lazy_state_read(const char *path, LazyState *ret);

@@ -6,9 +6,13 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -147,6 +151,32 @@ int link_tmpfile(int fd, const char *tmp, const char *path, mode_t mode) {
                 return r;
         }
         return fsync_directory_of(path);
+}
+
+int write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t size, mode_t mode) {
+        _cleanup_free_ char *tmp = NULL;
+        _cleanup_close_ int fd = -1;
+        uint64_t rnd;
+        int r = 0;
+
+        assert(dir_fd >= 0);
+        assert(name && !strchr(name, '/'));
+
+        if (getrandom(&rnd, sizeof rnd, GRND_NONBLOCK) != sizeof rnd)
+                rnd = (uint64_t) getpid() << 32 ^ (uint64_t) time(NULL);
+        if (asprintf(&tmp, ".#%s.%016llx", name, (unsigned long long) rnd) < 0)
+                return -ENOMEM;
+        fd = openat(dir_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (fd < 0)
+                return -errno;
+        r = write_all(fd, data, size);
+        if (r >= 0 && (fchmod(fd, mode) < 0 || fsync(fd) < 0 || renameat(dir_fd, tmp, dir_fd, name) < 0))
+                r = -errno;
+        if (r < 0) {
+                (void) unlinkat(dir_fd, tmp, 0);
+                return r;
+        }
+        return fsync(dir_fd) < 0 ? -errno : 0;
 }
 
 int write_file_replace(const char *path, const void *data, size_t size) {

@@ -33,6 +33,12 @@ int pwrite_all(int fd, const void *buf, size_t size, uint64_t offset);
 int write_file_atomic(const char *path, const void *data, size_t size, mode_t mode);
 
 /**
+ * The same for NAME in the directory dir_fd refers to: the file lands in that directory wherever it is
+ * mounted by then (a /run moved into the real root keeps receiving it).
+ */
+int write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t size, mode_t mode);
+
+/**
  * Replace the contents of an existing file atomically, as an editor would: a symlink at path is
  * followed (the link stays), and the file keeps its mode and owner.
  */

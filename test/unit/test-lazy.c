@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Tests for urlboot-lazy's pieces that need no kernel: mirror status lines, nbdkit's command line,
  * the state file, verity superblocks and tree geometry. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dm-mirror.h"
 #include "lazy-state.h"
@@ -126,6 +129,31 @@ TEST(state_round_trip) {
         ASSERT_EQ(lazy_phase_from_string("local"), LAZY_LOCAL);
         ASSERT_EQ(lazy_phase_from_string("remote"), LAZY_REMOTE);
         ASSERT_EQ(lazy_phase_from_string("copying"), _LAZY_PHASE_INVALID);
+}
+
+TEST(state_follows_moved_directory) {
+        /* /run moves into the real root at the switch: the state must land where the directory went, not
+         * under its old path (the 1 GiB lazy-bench boot lost its "local" state that way). */
+        LazyState s = { .name = (char *) "rootdisk", .phase = LAZY_LOCAL, .size = 1 << 20 };
+        char old[512], moved[512], path[600];
+        LazyState t;
+        int fd;
+
+        snprintf(old, sizeof old, "%s/initrd-run", test_tmpdir());
+        snprintf(moved, sizeof moved, "%s/sysroot-run", test_tmpdir());
+        ASSERT_TRUE(mkdir(old, 0755) == 0);
+        fd = open(old, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        ASSERT_TRUE(fd >= 0);
+        ASSERT_TRUE(rename(old, moved) == 0);
+        ASSERT_TRUE(mkdir(old, 0755) == 0);      /* the empty directory left behind */
+        ASSERT_OK(lazy_state_write_at(fd, "rootdisk.state", &s));
+        snprintf(path, sizeof path, "%s/rootdisk.state", moved);
+        ASSERT_OK(lazy_state_read(path, &t));
+        ASSERT_EQ(t.phase, LAZY_LOCAL);
+        lazy_state_done(&t);
+        snprintf(path, sizeof path, "%s/rootdisk.state", old);
+        ASSERT_TRUE(access(path, F_OK) < 0 && errno == ENOENT);
+        close(fd);
 }
 
 /* A superblock as veritysetup writes it. */
