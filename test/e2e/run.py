@@ -199,6 +199,9 @@ def main():
     for i, fields in enumerate(scenarios, 1):
         name, cmdline, expect, timeout = fields[:4]
         via = fields[4] if len(fields) > 4 else 'direct'
+        # "A && B": A must appear on the console before the marker B (one boot checks both).
+        *before, marker = expect.split(' && ')
+        requires = [a for r in before for a in ('--require', r)]
         diff = differential.prepare(via, name, build, srv, logs)
         if diff and 'skip' in diff:
             print(f'ok {i} - {name} # SKIP {diff["skip"]}', flush=True)
@@ -387,7 +390,7 @@ def main():
         http_log = os.path.join(logs, f'{name}.http')
         p = subprocess.run([os.path.join(src, 'test/netns-run.sh'), sys.executable,
                             os.path.join(src, 'tools/e2e/boot.py'), '--srv', srv, '--log', log, '--timeout', timeout,
-                            '--expect', expect, '--server-log', http_log] + boot,
+                            '--expect', marker, '--server-log', http_log] + requires + boot,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         os.unlink(uki)
         if diff:
