@@ -19,16 +19,19 @@
 #include "fileio.h"
 #include "log.h"
 #include "macro.h"
+#include "random-seed.h"
 #include "var-store.h"
 #include "verb-random-seed.h"
 
-#define SEED_SIZE 32
 
 static int random_bytes(uint8_t *buf, size_t n) {
         for (size_t done = 0; done < n;) {
                 ssize_t k = getrandom(buf + done, n - done, 0);
-                if (k < 0)
-                        return errno == EINTR ? 0 : -errno;
+                if (k < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
                 done += (size_t) k;
         }
         return 0;
@@ -37,7 +40,7 @@ static int random_bytes(uint8_t *buf, size_t n) {
 /* LoaderSystemToken, unless there is one: it must stay the same for the installation's life. */
 static int write_token(const char *vars) {
         _cleanup_free_ void *old = NULL;
-        uint8_t token[SEED_SIZE];
+        uint8_t token[RANDOM_SEED_SIZE];
         size_t old_size;
         Target t;
         int r, k;
@@ -45,7 +48,7 @@ static int write_token(const char *vars) {
         r = target_open(&t, vars, EFI_VENDOR_LOADER_STR);
         if (r < 0)
                 return log_error_errno(r, "Failed to open %s: %m", vars ?: "the EFI variables");
-        if (target_get(&t, "LoaderSystemToken", &old, &old_size) >= 0 && old_size >= SEED_SIZE) {
+        if (target_get(&t, "LoaderSystemToken", &old, &old_size) >= 0 && old_size >= RANDOM_SEED_SIZE) {
                 log_info("LoaderSystemToken is set already; kept.");
                 r = 0;
         } else {
@@ -66,7 +69,7 @@ static int write_token(const char *vars) {
 
 static int write_seed_file(const char *esp) {
         _cleanup_free_ char *dir = NULL, *path = NULL;
-        uint8_t seed[SEED_SIZE];
+        uint8_t seed[RANDOM_SEED_SIZE];
         int r;
 
         if (asprintf(&dir, "%s/loader", esp) < 0 || asprintf(&path, "%s/random-seed", dir) < 0)

@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "log.h"
 #include "macro.h"
 #include "progress.h"
@@ -25,7 +25,6 @@
 #include "rm-rf.h"
 #include "string-util.h"
 
-#define TMP_SUFFIX_DIGITS 16
 
 int pull_check_free_space(Attempt *a, uint64_t needed) {
         struct statvfs sv;
@@ -54,15 +53,6 @@ int pull_check_free_space(Attempt *a, uint64_t needed) {
                     a->o->image_root, format_bytes(need, sizeof need, needed), format_bytes(have, sizeof have, avail));
 }
 
-/* ".#NAME." and 16 random hex digits. */
-static int tmp_name_new(const char *final_name, char **ret) {
-        uint64_t n;
-
-        if (getrandom(&n, sizeof n, 0) != sizeof n)
-                return -errno ?: -EIO;
-        return asprintf(ret, ".#%s.%0*llx", final_name, TMP_SUFFIX_DIGITS, (unsigned long long) n) < 0 ? -ENOMEM : 0;
-}
-
 /* Whether name is one of our temporaries for final_name. */
 static bool is_tmp_name_of(const char *name, const char *final_name) {
         const char *p = startswith(name, ".#"), *suffix;
@@ -70,7 +60,7 @@ static bool is_tmp_name_of(const char *name, const char *final_name) {
         if (!p || !(suffix = startswith(p, final_name)) || *suffix != '.')
                 return false;
         suffix++;
-        return strlen(suffix) == TMP_SUFFIX_DIGITS && strspn(suffix, "0123456789abcdef") == TMP_SUFFIX_DIGITS;
+        return strlen(suffix) == TMP_NAME_RANDOM_DIGITS && strspn(suffix, "0123456789abcdef") == TMP_NAME_RANDOM_DIGITS;
 }
 
 static int create_temporary(Attempt *a, const char *name) {
@@ -98,7 +88,7 @@ int pull_make_temporary(Attempt *a) {
         for (unsigned tries = 0; tries < 16; tries++) {
                 _cleanup_free_ char *name = NULL;
 
-                r = tmp_name_new(a->final_name, &name);
+                r = tmp_name_random(a->final_name, &name);
                 if (r < 0)
                         break;
                 r = create_temporary(a, name);

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -153,19 +152,25 @@ int link_tmpfile(int fd, const char *tmp, const char *path, mode_t mode) {
         return fsync_directory_of(path);
 }
 
+int tmp_name_random(const char *final_name, char **ret) {
+        uint64_t n;
+
+        if (getrandom(&n, sizeof n, 0) != sizeof n)
+                return -errno ?: -EIO;
+        return asprintf(ret, ".#%s.%0*llx", final_name, TMP_NAME_RANDOM_DIGITS, (unsigned long long) n) < 0 ? -ENOMEM : 0;
+}
+
 int write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t size, mode_t mode) {
         _cleanup_free_ char *tmp = NULL;
         _cleanup_close_ int fd = -1;
-        uint64_t rnd;
-        int r = 0;
+        int r;
 
         assert(dir_fd >= 0);
         assert(name && !strchr(name, '/'));
 
-        if (getrandom(&rnd, sizeof rnd, GRND_NONBLOCK) != sizeof rnd)
-                rnd = (uint64_t) getpid() << 32 ^ (uint64_t) time(NULL);
-        if (asprintf(&tmp, ".#%s.%016llx", name, (unsigned long long) rnd) < 0)
-                return -ENOMEM;
+        r = tmp_name_random(name, &tmp);
+        if (r < 0)
+                return r;
         fd = openat(dir_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
         if (fd < 0)
                 return -errno;

@@ -32,6 +32,12 @@ int pwrite_all(int fd, const void *buf, size_t size, uint64_t offset);
  */
 int write_file_atomic(const char *path, const void *data, size_t size, mode_t mode);
 
+/** Hex digits of the random part of a temporary's name. */
+#define TMP_NAME_RANDOM_DIGITS 16
+
+/** A temporary's name for final_name in the same directory: ".#NAME." and TMP_NAME_RANDOM_DIGITS hex digits. */
+int tmp_name_random(const char *final_name, char **ret);
+
 /**
  * The same for NAME in the directory dir_fd refers to: the file lands in that directory wherever it is
  * mounted by then (a /run moved into the real root keeps receiving it).
