@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "macro.h"
+#include "string-util.h"
 #include "tpm-event-log.h"
 #include "utf16.h"
 
@@ -177,7 +178,7 @@ static char *utf16_text(const uint8_t *p, size_t size) {
         return utf16le_to_utf8(p, size, &s) < 0 ? NULL : s;
 }
 
-char *tpm_log_event_describe(const TpmLogEvent *e) {
+static char *describe_raw(const TpmLogEvent *e) {
         char *s = NULL, *name;
 
         if (e->type == TCG_EV_IPL)
@@ -215,4 +216,11 @@ char *tpm_log_event_describe(const TpmLogEvent *e) {
                 return s;
         }
         return NULL;
+}
+
+/* The event data is the firmware's and the ESP's: no byte of it reaches a terminal unescaped. */
+char *tpm_log_event_describe(const TpmLogEvent *e) {
+        _cleanup_free_ char *raw = describe_raw(e);
+
+        return raw ? escape_cc(raw) : NULL;
 }

@@ -56,6 +56,23 @@ bool string_has_cc(const char *s) {
         return false;
 }
 
+char *escape_cc(const char *s) {
+        char *r = malloc(strlen(s) * 4 + 1), *o = r;
+
+        if (!r)
+                return NULL;
+        for (; *s; s++) {
+                unsigned char c = (unsigned char) *s;
+
+                if (c < ' ' || c == 0x7f)
+                        o += sprintf(o, "\\x%02x", c);
+                else
+                        *o++ = (char) c;
+        }
+        *o = 0;
+        return r;
+}
+
 char *strextend(char **p, ...) {
         size_t len = *p ? strlen(*p) : 0, add = 0;
         const char *s;

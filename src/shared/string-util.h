@@ -37,6 +37,9 @@ int unhexchar(char c);
 /** True if s has a byte below 0x20 or 0x7f. */
 bool string_has_cc(const char *s);
 
+/** A copy of s with every byte below 0x20 and 0x7f written as \xNN (for terminals and logs); NULL: out of memory. */
+char *escape_cc(const char *s);
+
 /**
  * Append the NULL-terminated list of strings to *p (which may be NULL).
  * @ret the new string or NULL when out of memory (*p is kept then)

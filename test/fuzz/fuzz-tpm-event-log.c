@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
+#include "string-util.h"
 #include "tpm-event-log.h"
 
 typedef struct Bounds {
@@ -29,6 +30,9 @@ static int check_event(const TpmLogEvent *e, void *userdata) {
                         abort();
         }
         text = tpm_log_event_describe(e);
+        /* what is printed holds no control character, whatever the log says */
+        if (text && string_has_cc(text))
+                abort();
         free(text);
         b->n++;
         return 0;

@@ -397,6 +397,19 @@ TEST(event_log_describes_tagged_events) {
         ASSERT_STREQ(b, "tag 0x8f3b22ec: Linux initrd");
 }
 
+TEST(event_log_text_escaped) {
+        /* load options come from boot entries: an escape sequence in them must not reach the terminal */
+        static const uint8_t options[] = { 0xed, 0x22, 0x3b, 0x8f, 8, 0, 0, 0, 'a', 0x1b, '[', '2', 'J', '\n', 'b', 0 };
+        static const uint8_t ipl[] = { 'x', 0, 0x07, 0, 'y', 0, 0, 0 };
+        TpmLogEvent e = { .type = TCG_EV_EVENT_TAG, .data = options, .data_size = sizeof options };
+        _cleanup_free_ char *a = tpm_log_event_describe(&e), *b = NULL;
+
+        ASSERT_STREQ(a, "tag 0x8f3b22ed: a\\x1b[2J\\x0ab");
+        e = (TpmLogEvent) { .type = TCG_EV_IPL, .data = ipl, .data_size = sizeof ipl };
+        b = tpm_log_event_describe(&e);
+        ASSERT_STREQ(b, "x\\x07y");
+}
+
 TEST(event_log_replay_like_tpm2_eventlog) {
         /* A real log: OVMF and swtpm, urlboot's manager starting profile 1 of a UKI with an SMBIOS extra
          * (test/e2e tpm-manager-profile-smbios). The values are tpm2-tools' tpm2_eventlog's. */
