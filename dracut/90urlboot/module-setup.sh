@@ -56,14 +56,18 @@ _urlboot_small_nics="virtio_net e1000 e1000e igb igc ixgbe i40e ice mlx5_core r8
 # The file systems and block drivers of the small initrd (with loop, nbd and dm-* for lazy boots).
 _urlboot_small_block="ext4 xfs btrfs erofs squashfs vfat virtio_scsi nvme ahci sd_mod"
 
+# Always in: the demo's and virtual machines' needs; for lazy boots, nbd and the dm targets.
+_urlboot_base_modules="loop ext4 vfat efivarfs virtio_net virtio_pci virtio_blk af_packet e1000 e1000e"
+_urlboot_lazy_modules="nbd dm-mod dm-mirror dm-region-hash dm-log dm-verity dm-bufio"
+
 installkernel() {
-    hostonly='' instmods loop ext4 vfat efivarfs virtio_net virtio_pci virtio_blk af_packet e1000 e1000e
+    hostonly='' instmods $_urlboot_base_modules
     if _urlboot_lazy; then
-        hostonly='' instmods nbd dm-mod dm-mirror dm-region-hash dm-log dm-verity dm-bufio
+        hostonly='' instmods $_urlboot_lazy_modules
     fi
     if [[ ${urlboot_small:-no} == yes ]]; then
         hostonly='' instmods $_urlboot_small_block $_urlboot_small_nics
-        _urlboot_prune_nics
+        _urlboot_prune_modules
         _urlboot_prune_firmware
     fi
 }
@@ -78,22 +82,34 @@ _urlboot_module_closure() {
     done
 }
 
-# Drop the network drivers other modules (kernel-network-modules) put in that the list does not need:
-# USB, bonding, team, other vendors' Ethernet. PHY and MDIO drivers stay (the kernel loads them by the
-# PHY's ID, no module names them). Run from installkernel: dracut installs modules at once and runs
-# depmod on the result at the end.
-_urlboot_prune_nics() {
-    local keep f dir=$initdir/lib/modules/$kernel/kernel/drivers/net
-    [[ -d $dir ]] || return 0
-    keep=" $(_urlboot_module_closure $_urlboot_small_nics | tr '\n' ' ') "
+# Directories whose modules other dracut modules put in wholesale: all of drivers/net
+# (kernel-network-modules) and drivers/md (dm), and what only those drivers needed (USB,
+# Thunderbolt, MMC, PCMCIA, Hyper-V, bridges, VLANs, DLM, RAID). The small initrd keeps of them only
+# the listed drivers and what those need; PHY and MDIO drivers all stay (the kernel loads them by the
+# PHY's ID, no module names them). So md RAID, LVM's other targets and dm-crypt are not in the small
+# initrd: a root on them boots with the general one.
+_urlboot_small_prune_dirs="drivers/net drivers/md drivers/thunderbolt drivers/usb drivers/mmc
+    drivers/ssb drivers/pcmcia drivers/mtd drivers/hv drivers/uio net/bridge net/8021q net/802
+    net/llc net/tls fs/dlm lib/raid6 crypto/async_tx"
+
+# Drop from those directories every module the lists do not need. Run from installkernel: dracut
+# installs modules at once and runs depmod on the result at the end.
+_urlboot_prune_modules() {
+    local keep f d top=$initdir/lib/modules/$kernel/kernel
+    keep=" $(_urlboot_module_closure $_urlboot_small_block $_urlboot_small_nics $_urlboot_base_modules \
+        $(_urlboot_lazy && echo $_urlboot_lazy_modules) | tr '\n' ' ') "
     if [[ $keep != *" virtio_net.ko"* ]]; then
         derror "urlboot: urlboot_small: modprobe found none of the listed drivers in $srcmods; keeping all"
         return 0
     fi
-    while IFS= read -r -d '' f; do
-        [[ $keep == *" ${f##*/} "* ]] || rm -f "$f"
-    done < <(find "$dir" -path "$dir/phy" -prune -o -path "$dir/mdio" -prune -o -name '*.ko*' -print0)
-    find "$dir" -depth -type d -empty -delete
+    for d in $_urlboot_small_prune_dirs; do
+        [[ -d $top/$d ]] || continue
+        while IFS= read -r -d '' f; do
+            [[ $keep == *" ${f##*/} "* ]] || rm -f "$f"
+        done < <(find "$top/$d" -path "$top/drivers/net/phy" -prune -o -path "$top/drivers/net/mdio" -prune \
+                     -o -name '*.ko*' -print0)
+        find "$top/$d" -depth -type d -empty -delete
+    done
 }
 
 # Keep only the firmware files a module in the initrd names (modinfo's firmware: lines).
@@ -200,10 +216,17 @@ install() {
     inst_multiple -o /etc/ssl/certs/ca-certificates.crt
     inst_multiple -o /etc/systemd/import-pubring.gpg /usr/lib/systemd/import-pubring.gpg
 
-    # DHCP on Ethernet without ip=dhcp, and "online" as soon as one link is.
+    # DHCP on Ethernet without ip=dhcp, and "online" as soon as one link is (the boot NIC, when
+    # urlboot-boot-nic found it: the others are then not required for online).
     inst_simple "$moddir/90-urlboot-dhcp.network" "$systemdnetwork/90-urlboot-dhcp.network"
     inst_simple "$moddir/urlboot-wait-online.conf" \
         "$systemdsystemunitdir/systemd-networkd-wait-online.service.d/50-urlboot-any.conf"
+    # Network-online means the NIC the firmware booted from is online (when it booted from one).
+    _urlboot_inst /usr/lib/urlboot/urlboot-boot-nic
+    inst_simple "$moddir/urlboot-boot-nic.service" "$systemdsystemunitdir/urlboot-boot-nic.service"
+    mkdir -p "$initdir$systemdsystemunitdir/systemd-networkd.service.wants"
+    ln_r "$systemdsystemunitdir/urlboot-boot-nic.service" \
+        "$systemdsystemunitdir/systemd-networkd.service.wants/urlboot-boot-nic.service"
     # Room for images in /run, before the first download.
     inst_simple "$moddir/urlboot-run-size.service" "$systemdsystemunitdir/urlboot-run-size.service"
     inst_script "$moddir/urlboot-run-size.sh" /usr/lib/urlboot/urlboot-run-size

@@ -15,6 +15,8 @@
 #define HARD_DRIVE_SIGNATURE_TYPE 41
 #define HARD_DRIVE_FORMAT_GPT 2
 #define HARD_DRIVE_SIGNATURE_GUID 2
+#define MAC_NODE_DATA_SIZE 33           /* 32 bytes of address, 1 byte of interface type */
+#define MAC_IF_TYPE_ETHERNET 1
 
 /* A node of a device path, checked to lie inside it. */
 typedef struct Node {
@@ -100,6 +102,39 @@ int device_path_find_url(const void *dp, size_t max, char **ret) {
                 return 0;
         }
         return r == 0 ? -ENOENT : r;
+}
+
+int device_path_find_mac(const void *dp, size_t max, uint8_t ret[6]) {
+        size_t off = 0;
+        Node n;
+        int r;
+
+        while ((r = next_node(dp, max, &off, &n)) > 0) {
+                uint8_t if_type;
+
+                if (n.type != DEVICE_PATH_TYPE_MESSAGING || n.subtype != DEVICE_PATH_SUBTYPE_MAC)
+                        continue;
+                if (n.data_size < MAC_NODE_DATA_SIZE)
+                        return -EBADMSG;
+                if_type = n.data[MAC_NODE_DATA_SIZE - 1];
+                /* Only Ethernet is a link networkd can match by this address. */
+                if (if_type != 0 && if_type != MAC_IF_TYPE_ETHERNET)
+                        return -ENOENT;
+                fmemcpy(ret, n.data, 6);
+                return 0;
+        }
+        return r == 0 ? -ENOENT : r;
+}
+
+char *mac_to_string(const uint8_t mac[6], char buf[18]) {
+        static const char hex[] = "0123456789abcdef";
+
+        for (size_t k = 0; k < 6; k++) {
+                buf[3 * k] = hex[mac[k] >> 4];
+                buf[3 * k + 1] = hex[mac[k] & 15];
+                buf[3 * k + 2] = k < 5 ? ':' : 0;
+        }
+        return buf;
 }
 
 int device_path_make_url(const char *url, void **ret, size_t *ret_size) {

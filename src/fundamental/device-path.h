@@ -9,13 +9,16 @@
  * in the loaded image's device path; its data is the URL, not NUL-terminated. A program loaded from
  * a disk has a Hard Drive node (media, 1): partition number, start and size, the partition's
  * signature (its GPT UUID at offset 24), the partition format (40: 2 is GPT) and the signature type
- * (41: 2 is a GUID).
+ * (41: 2 is a GUID). A network boot's path names the NIC by a MAC Address node (messaging, 11):
+ * 32 bytes of address, then the interface type (RFC 1700: 1 is Ethernet, whose address is the
+ * first 6 bytes; OVMF and others also write 0 for it).
  */
 #pragma once
 
 #include "macro-fundamental.h"
 
 #define DEVICE_PATH_TYPE_MESSAGING 0x03
+#define DEVICE_PATH_SUBTYPE_MAC 11
 #define DEVICE_PATH_SUBTYPE_URI 24
 #define DEVICE_PATH_TYPE_MEDIA 0x04
 #define DEVICE_PATH_SUBTYPE_HARD_DRIVE 1
@@ -35,6 +38,15 @@ int device_path_find_partition_uuid(const void *dp, size_t max, char **ret);
  * @ret 0, -ENOENT (no Uri() node), -EBADMSG (a node runs past max or has a length below 4), -ENOMEM
  */
 int device_path_find_url(const void *dp, size_t max, char **ret);
+
+/**
+ * The Ethernet address of the first MAC Address node within max bytes of dp.
+ * @ret 0, -ENOENT (no such node, or one of another interface type), -EBADMSG (malformed path)
+ */
+int device_path_find_mac(const void *dp, size_t max, uint8_t ret[6]);
+
+/** Format 6 address bytes as "52:54:00:12:34:56"; buf must hold 18 bytes. */
+char *mac_to_string(const uint8_t mac[6], char buf[18]);
 
 /**
  * Build a device path of one Uri(url) node and the End node.

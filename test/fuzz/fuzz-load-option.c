@@ -2,10 +2,12 @@
 /* Fuzz target: EFI load options (Boot####) as urlbootctl reads them from firmware and VARS files, and
  * OVMF variable stores. Oracles: a URL read from a load option is one that load_option_make_uri()
  * writes back to the same bytes' meaning (same URL and title when read again); a variable set in a
- * store that accepts it reads back exactly, and nothing else in the store changes its value. */
+ * store that accepts it reads back exactly, and nothing else in the store changes its value. Any load
+ * option's device path lies inside it, and a MAC address found there is bytes of that path. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "device-path.h"
 #include "fuzz.h"
 #include "load-option.h"
 #include "ovmf-vars.h"
@@ -34,6 +36,22 @@ static void check_load_option(const uint8_t *data, size_t size) {
         free(again);
 }
 
+static void check_file_path(const uint8_t *data, size_t size) {
+        const uint8_t *path;
+        size_t path_size;
+        uint8_t mac[6];
+        char text[18];
+
+        if (load_option_file_path(data, size, (const void **) &path, &path_size) < 0)
+                return;
+        if (path < data || path_size > size || (size_t) (path - data) > size - path_size)
+                abort();
+        if (device_path_find_mac(path, path_size, mac) < 0)
+                return;
+        if (!memmem(path, path_size, mac, sizeof mac) || strlen(mac_to_string(mac, text)) != 17)
+                abort();
+}
+
 static void check_store(const uint8_t *data, size_t size) {
         uint8_t *store = malloc(size ? size : 1);
         const uint8_t *v;
@@ -55,6 +73,7 @@ static void check_store(const uint8_t *data, size_t size) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_load_option(data, size);
+        check_file_path(data, size);
         check_store(data, size);
         return 0;
 }
