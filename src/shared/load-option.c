@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * @file
- * UEFI load options (Boot####) that boot a URL.
+ * UEFI load options (Boot####): the ones that boot a URL, and any one's device path.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -43,11 +43,9 @@ int load_option_make_uri(const char *title, const char *url, void **ret, size_t 
         return 0;
 }
 
-int load_option_get_uri(const void *data, size_t size, char **ret_url, char **ret_title) {
-        const uint8_t *p = data;
+/* Offset of the device path (after the description) and its length. */
+static int locate_file_path(const uint8_t *p, size_t size, size_t *ret_off, size_t *ret_len) {
         size_t dp_len, d = 6;
-        char *url;
-        int r;
 
         if (size < 6)
                 return -EBADMSG;
@@ -58,6 +56,32 @@ int load_option_get_uri(const void *data, size_t size, char **ret_url, char **re
         d += 2;
         if (d > size || dp_len > size - d)
                 return -EBADMSG;
+        *ret_off = d;
+        *ret_len = dp_len;
+        return 0;
+}
+
+int load_option_file_path(const void *data, size_t size, const void **ret_path, size_t *ret_path_size) {
+        size_t off, len;
+        int r;
+
+        r = locate_file_path(data, size, &off, &len);
+        if (r < 0)
+                return r;
+        *ret_path = (const uint8_t *) data + off;
+        *ret_path_size = len;
+        return 0;
+}
+
+int load_option_get_uri(const void *data, size_t size, char **ret_url, char **ret_title) {
+        const uint8_t *p = data;
+        size_t dp_len, d;
+        char *url;
+        int r;
+
+        r = locate_file_path(p, size, &d, &dp_len);
+        if (r < 0)
+                return r;
 
         /* Exactly one Uri() node, then End. */
         if (dp_len < 8 || p[d] != DEVICE_PATH_TYPE_MESSAGING || p[d + 1] != DEVICE_PATH_SUBTYPE_URI ||
