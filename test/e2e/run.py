@@ -40,7 +40,7 @@ def make_esp_disk(path, manager, uki, tmpdir, linux=None, uki_options=None, extr
     """A GPT disk, no mount needed: an ESP (FAT, mtools) with the boot manager as the removable-media
     loader, loader.conf, a Type #2 UKI and Type #1 entries (one counted, two that must be left out),
     and an XBOOTLDR partition with one more Type #1 entry. uki_options: the default is a Type #1 "uki"
-    entry with these options; extras: (ESP path, local file) pairs copied too (credentials, extensions).
+    entry with these options and a counter (uki-options+3.conf); extras: (ESP path, local file) pairs copied too (credentials, extensions).
     Returns the ESP's mtools image spec."""
     size = ESP_OFFSET + (ESP_MB + XBOOTLDR_MB) * (1 << 20) + (1 << 20)
     with open(path, 'wb') as f:
@@ -66,7 +66,7 @@ def make_esp_disk(path, manager, uki, tmpdir, linux=None, uki_options=None, extr
                  f'title urlboot linux entry\nlinux /vmlinuz\ninitrd /initrd.img\noptions {options}\n', tmpdir)
         default = 'linux-initrd.conf'
     if uki_options:
-        put_text(esp, '/loader/entries/uki-options.conf',
+        put_text(esp, '/loader/entries/uki-options+3.conf',
                  f'title urlboot uki with options\nuki /EFI/Linux/os.efi\noptions {uki_options}\n', tmpdir)
         default = 'uki-options.conf'
     made = {'/EFI', '/EFI/BOOT', '/EFI/Linux', '/loader', '/loader/entries'}
@@ -280,14 +280,6 @@ def main():
             subprocess.run([ctl, 'set-timeout-oneshot', '1', f'--vars-file={vars_file}'], check=True)
             boot = ['--disk', disk, '--vars', vars_file, '--require', r'^ > Debian GNU/Linux',
                     '--require', r'Booting the selected entry in 1 s']
-        elif via == 'esp-disk':
-            # Firmware boots the boot manager from a disk ESP; it picks the loader.conf default, a Type #1
-            # "uki" entry with a counter, renames it and records LoaderBootCountPath.
-            disk = os.path.join(logs, f'{name}.disk.img')
-            esp = make_esp_disk(disk, os.path.join(build, 'src/boot/urlbootx64.efi'), uki, logs)
-            boot = ['--disk', disk, '--require', r'^ > urlboot local UKI$', '--require', r'Tool from XBOOTLDR',
-                    '--require', r'debian|Debian', '--require', r'URLBOOTCTL: +Current Entry: local-uki\.conf$',
-                    '--fail', 'Missing kernel|Other arch']
         elif via == 'manager-menu-edit':
             # Two built-in entries; the first (default) cannot be fetched. At the countdown we press Down,
             # then 'e', and type the whole command line plus one word: the edited options reach the kernel.
@@ -372,7 +364,11 @@ def main():
                                         ('/EFI/Linux/os.efi.extra.d/b.cred', files['b.cred']),
                                         ('/EFI/Linux/os.efi.extra.d/demo.raw', files['demo.raw']),
                                         ('/loader/credentials/g.cred', files['g.cred'])])
-            boot = ['--disk', disk, '--require', r'^ > urlboot uki with options$',
+            # The entry has a counter: renamed on the disk, LoaderBootCountPath (urlbootctl status in the root).
+            boot = ['--disk', disk, '--require', r'^ > urlboot uki with options$', '--require', r'Tool from XBOOTLDR',
+                    '--require', r'URLBOOTCTL: +Current Entry: uki-options\.conf$',
+                    '--require', r'URLBOOTCTL: +Boot Count: \\loader\\entries\\uki-options\+2-1\.conf',
+                    '--fail', 'Missing kernel|Other arch',
                     '--require', r'^URLBOOT-EFIVAR StubPcrInitRDSysExts=13$',
                     '--require', r'^URLBOOT-EFIVAR StubPcrKernelParameters=12$',
                     '--require', r'^URLBOOT-EVENTLOG: +5 .*tag 0xf5bc582a: loader\.conf$',
@@ -399,11 +395,11 @@ def main():
             error = diff['check'](http_log) if diff['check'] and result_ok(p) else None
             if error:
                 p = subprocess.CompletedProcess(p.args, 1, json.dumps({'ok': False, 'error': error}))
-        if via == 'esp-disk' and result_ok(p):
+        if via == 'esp-disk-tpm' and result_ok(p):
             # The counter file was renamed on the disk itself (read back with mtools, not the guest).
             listing = subprocess.run(['mdir', '-b', '-i', esp, '::/loader/entries'], capture_output=True, text=True,
                                      env=dict(os.environ, MTOOLS_SKIP_CHECK='1')).stdout
-            if 'local-uki+2-1.conf' not in listing or 'local-uki+3.conf' in listing:
+            if 'uki-options+2-1.conf' not in listing or 'uki-options+3.conf' in listing:
                 p = subprocess.CompletedProcess(p.args, 1, json.dumps({'ok': False, 'error': 'entries on disk: ' + listing}))
         for f in (f'{name}-manager.efi',):
             if os.path.exists(os.path.join(srv, f)):
