@@ -10,7 +10,8 @@
  * - root=gpt-auto(-force): systemd 252's gpt-auto generator only mounts /dev/gpt-auto-root when the
  *   boot loader set LoaderDevicePartUUID; without it (a UKI booted straight from a URL) we do it, with
  *   the mount options systemd 262 picks.
- * - Whenever there are pull expressions, the root and /usr mounts are ordered after urlboot-imports.target.
+ * - Whenever there are pull expressions, the root and /usr mounts are ordered after urlboot-imports.target,
+ *   and the devices of a verity root or /usr (roothash=, usrhash=) wait as long as the download may take.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include "string-util.h"
 #include "systemd-version.h"
 #include "unit-name.h"
+#include "verity-devices.h"
 
 #define GENERATOR_NAME "urlboot-root-generator"
 #define GPT_AUTO_ROOT "/dev/gpt-auto-root"
@@ -36,7 +38,12 @@ typedef struct RootConfig {
         int rw;                 /* -1 unset, else the last of "ro"/"rw" */
         bool roothash_last;     /* roothash= came after root=: a verity root, not a discovered one */
         bool usrhash;           /* usrhash=: systemd's fstab-generator mounts /usr from /dev/mapper/usr */
+        /* roothash=, usrhash= and systemd.verity_{root,usr}_{data,hash}=: the verity devices. */
+        char *verity_hash[2], *verity_data[2], *verity_hash_dev[2];
 } RootConfig;
+
+enum { VERITY_ROOT, VERITY_USR };
+static const char *const verity_name[2] = { "root", "usr" };
 
 static void root_config_done(RootConfig *c) {
         free(c->root);
@@ -45,6 +52,11 @@ static void root_config_done(RootConfig *c) {
         free(c->usr);
         free(c->usrfstype);
         free(c->usrflags);
+        for (size_t i = 0; i < 2; i++) {
+                free(c->verity_hash[i]);
+                free(c->verity_data[i]);
+                free(c->verity_hash_dev[i]);
+        }
 }
 
 static int set_string(char **s, const char *v) {
@@ -67,6 +79,24 @@ static int append_flags(char **s, const char *v) {
         if (!strextend(s, *s ? "," : "", v, NULL))
                 return -ENOMEM;
         return 0;
+}
+
+/* The string a verity key sets, or NULL for other keys. */
+static char **verity_key_field(RootConfig *c, const char *key) {
+        for (size_t i = 0; i < 2; i++) {
+                char k[32];
+
+                snprintf(k, sizeof k, "%shash", verity_name[i]);
+                if (proc_cmdline_key_streq(key, k))
+                        return &c->verity_hash[i];
+                snprintf(k, sizeof k, "systemd.verity_%s_data", verity_name[i]);
+                if (proc_cmdline_key_streq(key, k))
+                        return &c->verity_data[i];
+                snprintf(k, sizeof k, "systemd.verity_%s_hash", verity_name[i]);
+                if (proc_cmdline_key_streq(key, k))
+                        return &c->verity_hash_dev[i];
+        }
+        return NULL;
 }
 
 static bool root_key_is_ours(const char *key) {
@@ -96,13 +126,15 @@ static int parse_root_key(const char *key, const char *value, void *userdata) {
                 c->roothash_last = true;
         else if (proc_cmdline_key_streq(key, "root"))
                 c->roothash_last = false;
-        if (!root_key_is_ours(key))
+        if (!root_key_is_ours(key) && !verity_key_field(c, key))
                 return 0;
-        /* Values end up in What=, Type= and Options=: one with a line end would add a directive. */
+        /* Values end up in What=, Type= and Options=, or unit names: one with a line end would add a directive. */
         if (string_has_cc(value) || endswith(value, "\\")) {
                 log_warning("Ignoring '%s=': its value has a control character or ends in a backslash.", key);
                 return 0;
         }
+        if (verity_key_field(c, key))
+                return set_string(verity_key_field(c, key), value);
         if (proc_cmdline_key_streq(key, "root"))
                 return set_string(&c->root, value);
         if (proc_cmdline_key_streq(key, "rootfstype"))
@@ -370,6 +402,55 @@ static int add_ordering_dropin(const GeneratorDirs *d, const char *unit) {
         return 0;
 }
 
+/* The device jobs of systemd's veritysetup generator wait 90 s by default; the partitions appear only
+ * when the download is done, which for a large image takes longer. They wait as long as the root's device
+ * (x-systemd.device-timeout= in rootflags=), else without limit: a failed download stops the boot itself
+ * (OnFailure=emergency.target), so this only waits for a download that is still going. */
+static int add_verity_device_timeouts(const GeneratorDirs *d, RootConfig *c, size_t which, const char *timeout) {
+        char *paths[VERITY_DEVICES];
+        int r;
+
+        if (!c->verity_hash[which])
+                return 0;
+        r = verity_device_paths(verity_name[which], c->verity_hash[which], c->verity_data[which],
+                                c->verity_hash_dev[which], paths);
+        if (r == -EINVAL) {
+                log_debug("%shash= is not a hash systemd derives partitions from; leaving its devices' timeouts.",
+                          verity_name[which]);
+                return 0;
+        }
+        if (r < 0)
+                return log_oom();
+        for (size_t i = 0; i < VERITY_DEVICES && r >= 0; i++) {
+                _cleanup_free_ char *unit = NULL, *text = NULL;
+
+                r = unit_name_path_escape(paths[i], &unit);
+                if (r >= 0 && (!strextend(&unit, ".device", NULL) ||
+                               asprintf(&text, "[Unit]\nJobRunningTimeoutSec=%s\n", timeout ?: "infinity") < 0))
+                        r = -ENOMEM;
+                if (r >= 0)
+                        r = generator_write_dropin(d->normal, unit, "50-urlboot-download-timeout", text);
+                if (r < 0)
+                        log_error_errno(r, "Failed to write the device timeout drop-in for %s: %m", paths[i]);
+        }
+        for (size_t i = 0; i < VERITY_DEVICES; i++)
+                free(paths[i]);
+        return r;
+}
+
+/* x-systemd.device-timeout= of rootflags=, without changing them. */
+static int root_device_timeout(const RootConfig *c, char **ret) {
+        _cleanup_free_ char *copy = NULL;
+
+        *ret = NULL;
+        if (!c->rootflags)
+                return 0;
+        copy = strdup(c->rootflags);
+        if (!copy)
+                return -ENOMEM;
+        return options_take_device_timeout(&copy, ret);
+}
+
 /* systemd 252's gpt-auto generator acts only when the boot loader named its partition. */
 static bool systemd_mounts_gpt_auto(int version) {
         if (version >= SYSTEMD_VERSION_OWNS_PULL)
@@ -446,6 +527,11 @@ int main(int argc, char *argv[]) {
                 return EXIT_FAILURE;
         }
 
+        _cleanup_free_ char *timeout = NULL;
+        if (root_device_timeout(&c, &timeout) < 0) {
+                log_oom();
+                failed++;
+        }
         if (handle_root(&dirs, &c, version, owns_bind) < 0)
                 failed++;
         if (handle_usr(&dirs, &c, version, owns_bind) < 0)
@@ -456,6 +542,9 @@ int main(int argc, char *argv[]) {
                 if (add_ordering_dropin(&dirs, "sysroot.mount") < 0)
                         failed++;
                 if ((c.usr || c.usrhash) && add_ordering_dropin(&dirs, "sysusr-usr.mount") < 0)
+                        failed++;
+                if (add_verity_device_timeouts(&dirs, &c, VERITY_ROOT, timeout) < 0 ||
+                    add_verity_device_timeouts(&dirs, &c, VERITY_USR, timeout) < 0)
                         failed++;
         }
 
