@@ -17,6 +17,11 @@
 #define HARD_DRIVE_SIGNATURE_GUID 2
 #define MAC_NODE_DATA_SIZE 33           /* 32 bytes of address, 1 byte of interface type */
 #define MAC_IF_TYPE_ETHERNET 1
+/* IPv4 node data: local address, remote address, local port, remote port, protocol, static flag,
+ * gateway, subnet mask. */
+#define IPV4_NODE_DATA_SIZE 23
+#define IPV4_NODE_LOCAL 0
+#define IPV4_NODE_MASK 19
 
 /* A node of a device path, checked to lie inside it. */
 typedef struct Node {
@@ -124,6 +129,65 @@ int device_path_find_mac(const void *dp, size_t max, uint8_t ret[6]) {
                 return 0;
         }
         return r == 0 ? -ENOENT : r;
+}
+
+int device_path_find_ipv4(const void *dp, size_t max, uint8_t ret_local[4], uint8_t ret_mask[4]) {
+        size_t off = 0;
+        Node n;
+        int r;
+
+        while ((r = next_node(dp, max, &off, &n)) > 0) {
+                const uint8_t *a;
+
+                if (n.type != DEVICE_PATH_TYPE_MESSAGING || n.subtype != DEVICE_PATH_SUBTYPE_IPV4)
+                        continue;
+                if (n.data_size < IPV4_NODE_DATA_SIZE)
+                        return -EBADMSG;
+                a = n.data + IPV4_NODE_LOCAL;
+                /* The boot option's own path says 0.0.0.0 until DHCP ran. */
+                if ((a[0] | a[1] | a[2] | a[3]) == 0)
+                        return -ENOENT;
+                fmemcpy(ret_local, a, 4);
+                fmemcpy(ret_mask, n.data + IPV4_NODE_MASK, 4);
+                return 0;
+        }
+        return r == 0 ? -ENOENT : r;
+}
+
+int device_path_replace_url(const void *dp, size_t max, const char *url, void **ret, size_t *ret_size) {
+        size_t off = 0, prefix, uri_size, n = fstrlen(url);
+        uint8_t *p;
+        Node node;
+        int r;
+
+        for (;;) {
+                prefix = off;
+                r = next_node(dp, max, &off, &node);
+                if (r < 0)
+                        return r;
+                if (r == 0)
+                        return -ENOENT;
+                if (node.type == DEVICE_PATH_TYPE_MESSAGING && node.subtype == DEVICE_PATH_SUBTYPE_URI)
+                        break;
+        }
+        /* With a NUL, as firmware HTTP boot writes it: systemd-stub reads the URL up to a NUL. */
+        if (n > 0xffff - 5)
+                return -E2BIG;
+        uri_size = 4 + n + 1;
+        p = fmalloc(prefix + uri_size + 4);
+        if (!p)
+                return -ENOMEM;
+        fmemcpy(p, dp, prefix);
+        p[prefix] = DEVICE_PATH_TYPE_MESSAGING;
+        p[prefix + 1] = DEVICE_PATH_SUBTYPE_URI;
+        p[prefix + 2] = (uint8_t) (uri_size & 0xff);
+        p[prefix + 3] = (uint8_t) (uri_size >> 8);
+        fmemcpy(p + prefix + 4, url, n);
+        p[prefix + 4 + n] = 0;
+        fmemcpy(p + prefix + uri_size, "\x7f\xff\x04\x00", 4);
+        *ret = p;
+        *ret_size = prefix + uri_size + 4;
+        return 0;
 }
 
 char *mac_to_string(const uint8_t mac[6], char buf[18]) {

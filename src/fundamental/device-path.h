@@ -19,6 +19,7 @@
 
 #define DEVICE_PATH_TYPE_MESSAGING 0x03
 #define DEVICE_PATH_SUBTYPE_MAC 11
+#define DEVICE_PATH_SUBTYPE_IPV4 12
 #define DEVICE_PATH_SUBTYPE_URI 24
 #define DEVICE_PATH_TYPE_MEDIA 0x04
 #define DEVICE_PATH_SUBTYPE_HARD_DRIVE 1
@@ -44,6 +45,21 @@ int device_path_find_url(const void *dp, size_t max, char **ret);
  * @ret 0, -ENOENT (no such node, or one of another interface type), -EBADMSG (malformed path)
  */
 int device_path_find_mac(const void *dp, size_t max, uint8_t ret[6]);
+
+/**
+ * The local address and subnet mask of the first IPv4 node within max bytes of dp (firmware HTTP boot
+ * writes the address DHCP gave it there: IPv4(10.0.2.15,TCP,DHCP,10.0.2.2,10.0.2.2,255.255.255.0)).
+ * @ret 0, -ENOENT (no IPv4 node, or one without an address), -EBADMSG (malformed path)
+ */
+int device_path_find_ipv4(const void *dp, size_t max, uint8_t ret_local[4], uint8_t ret_mask[4]);
+
+/**
+ * dp (within max bytes) with its first Uri() node and everything after it replaced by Uri(url): the
+ * path of another file fetched through the same NIC and address. The node holds the URL with a NUL, as
+ * firmware HTTP boot writes it (systemd-stub reads it up to the NUL).
+ * @ret 0, -ENOENT (no Uri() node), -EBADMSG, -E2BIG (URL too long for a node), -ENOMEM
+ */
+int device_path_replace_url(const void *dp, size_t max, const char *url, void **ret, size_t *ret_size);
 
 /** Format 6 address bytes as "52:54:00:12:34:56"; buf must hold 18 bytes. */
 char *mac_to_string(const uint8_t mac[6], char buf[18]);

@@ -53,6 +53,31 @@ static const char *skip_scheme_and_host(const char *url) {
         return p;
 }
 
+int url_host_header(const char *url, char **ret) {
+        const char *end = skip_scheme_and_host(url), *host, *p;
+        char *h;
+
+        if (!end)
+                return -EINVAL;
+        host = url;
+        while (*host != ':')
+                host++;
+        host++;
+        while (*host == '/')
+                host++;
+        /* "user:password@host": the Host header has no user information. */
+        for (p = host; p < end; p++)
+                if (*p == '@')
+                        host = p + 1;
+        if (host == end)
+                return -EINVAL;
+        h = fstrndup(host, (size_t) (end - host));
+        if (!h)
+                return -ENOMEM;
+        *ret = h;
+        return 0;
+}
+
 /* End of the path: before query and fragment, trailing slashes dropped (but never before path). */
 static const char *path_end(const char *path) {
         const char *e = path;

@@ -37,3 +37,10 @@ int url_change_suffix(const char *url, unsigned n_drop, const char *suffix, char
 
 /** Replace the last path component (url_change_suffix() with n_drop = 1). */
 int url_change_last_component(const char *url, const char *name, char **ret);
+
+/**
+ * The host and port of an http(s) URL as an HTTP Host header names them ("10.0.2.2:8080"): the
+ * authority without user information.
+ * @ret 0, -EINVAL (no scheme or no host), -ENOMEM
+ */
+int url_host_header(const char *url, char **ret);

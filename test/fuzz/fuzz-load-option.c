@@ -3,7 +3,8 @@
  * OVMF variable stores. Oracles: a URL read from a load option is one that load_option_make_uri()
  * writes back to the same bytes' meaning (same URL and title when read again); a variable set in a
  * store that accepts it reads back exactly, and nothing else in the store changes its value. Any load
- * option's device path lies inside it, and a MAC address found there is bytes of that path. */
+ * option's device path lies inside it, a MAC address found there is bytes of that path, and the same path
+ * with its URL replaced reads back with the new URL and the same IPv4 address. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,26 @@ static void check_load_option(const uint8_t *data, size_t size) {
         free(again);
 }
 
+static void check_replaced_url(const uint8_t *path, size_t path_size) {
+        static const char url[] = "http://10.0.2.2:8080/os.efi";
+        uint8_t local[4], mask[4], local2[4], mask2[4];
+        void *p;
+        size_t n;
+        char *found;
+
+        if (device_path_replace_url(path, path_size, url, &p, &n) < 0)
+                return;
+        if (device_path_find_url(p, n, &found) < 0 || strcmp(found, url) != 0)
+                abort();
+        /* The nodes before Uri() are the original's: an address among them is the original's first. */
+        if (device_path_find_ipv4(p, n, local2, mask2) >= 0 &&
+            (device_path_find_ipv4(path, path_size, local, mask) < 0 || memcmp(local, local2, 4) != 0 ||
+             memcmp(mask, mask2, 4) != 0))
+                abort();
+        free(found);
+        free(p);
+}
+
 static void check_file_path(const uint8_t *data, size_t size) {
         const uint8_t *path;
         size_t path_size;
@@ -46,6 +67,7 @@ static void check_file_path(const uint8_t *data, size_t size) {
                 return;
         if (path < data || path_size > size || (size_t) (path - data) > size - path_size)
                 abort();
+        check_replaced_url(path, path_size);
         if (device_path_find_mac(path, path_size, mac) < 0)
                 return;
         if (!memmem(path, path_size, mac, sizeof mac) || strlen(mac_to_string(mac, text)) != 17)

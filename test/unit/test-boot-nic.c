@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Tests for finding the NIC the firmware booted from (BootCurrent → Boot#### → MAC node) and the
- * networkd files that make network-online wait for it. */
+/* Tests for finding the NIC the firmware booted from (BootCurrent → Boot#### → MAC node), the
+ * networkd files that make network-online wait for it, and the boot manager's reading of its own
+ * network path (the IPv4 node's address; the same path with another URL). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -106,4 +107,47 @@ TEST(boot_current_to_network_files) {
         put_variable(efivars, "BootCurrent", "\x0a", 1);
         ASSERT_EQ(boot_nic_find(mac, &option), -EBADMSG);
         unsetenv("URLBOOT_EFIVARFS");
+}
+
+/* A network-booted image's path after DHCP, as OVMF's HTTP boot rewrites it. */
+static const uint8_t booted_path[] = {
+        0x01, 0x01, 6, 0, 0, 3,                                 /* Pci(0x3,0x0) */
+        0x03, 0x0c, 27, 0, 10, 0, 2, 15, 0, 0, 0, 0, 0, 0, 0x90, 0x1f, 6, 0, 0,  /* IPv4(10.0.2.15,...) */
+        10, 0, 2, 2, 255, 255, 255, 0,                          /* gateway, mask */
+        0x03, 0x18, 4 + 5, 0, 'h', 't', 't', 'p', ':',          /* Uri(http:) */
+        0x7f, 0xff, 4, 0,
+};
+
+TEST(ipv4_node) {
+        uint8_t local[4], mask[4], path[64];
+
+        ASSERT_OK(device_path_find_ipv4(booted_path, sizeof booted_path, local, mask));
+        ASSERT_TRUE(memcmp(local, "\x0a\x00\x02\x0f", 4) == 0);
+        ASSERT_TRUE(memcmp(mask, "\xff\xff\xff\x00", 4) == 0);
+        /* Before DHCP the node says 0.0.0.0: no address to use. */
+        memcpy(path, booted_path, sizeof booted_path);
+        memset(path + 6 + 4, 0, 4);
+        ASSERT_EQ(device_path_find_ipv4(path, sizeof booted_path, local, mask), -ENOENT);
+        /* A node too short for its fields. */
+        path[6 + 2] = 20;
+        ASSERT_EQ(device_path_find_ipv4(path, sizeof booted_path, local, mask), -EBADMSG);
+        ASSERT_EQ(device_path_find_ipv4(http_option + 16, sizeof http_option - 16, local, mask), -ENOENT);
+}
+
+TEST(replace_url) {
+        static const char url[] = "http://10.0.2.2:8080/os.efi";
+        void *p;
+        size_t n;
+        char *found;
+
+        ASSERT_OK(device_path_replace_url(booted_path, sizeof booted_path, url, &p, &n));
+        ASSERT_EQ(n, 6 + 27 + 4 + strlen(url) + 1 + 4);
+        ASSERT_EQ(((uint8_t *) p)[6 + 27 + 4 + strlen(url)], 0);        /* the NUL systemd-stub needs */
+        ASSERT_TRUE(memcmp(p, booted_path, 6 + 27) == 0);
+        ASSERT_OK(device_path_find_url(p, n, &found));
+        ASSERT_STREQ(found, url);
+        free(found);
+        free(p);
+        /* A path without Uri() has no URL to replace. */
+        ASSERT_EQ(device_path_replace_url("\x04\x01\x04\x00\x7f\xff\x04\x00", 8, url, &p, &n), -ENOENT);
 }

@@ -61,3 +61,22 @@ TEST(wrappers) {
         ASSERT_STREQ(s, "http://h/d/uki.efi");
         ffree(s);
 }
+
+TEST(host_header) {
+        static const struct { const char *url, *host; } cases[] = {
+                { "http://10.0.2.2:8080/dir/uki.efi", "10.0.2.2:8080" },
+                { "https://boot.example.com/uki.efi?x=1", "boot.example.com" },
+                { "http://user:secret@h:81/x", "h:81" },
+                { "http://[fd00::1]:8080/x", "[fd00::1]:8080" },
+                { "http://h", "h" },
+        };
+        char *s;
+
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                ASSERT_OK(url_host_header(cases[i].url, &s));
+                ASSERT_STREQ(s, cases[i].host);
+                free(s);
+        }
+        ASSERT_EQ(url_host_header("no-scheme", &s), -EINVAL);
+        ASSERT_EQ(url_host_header("http://user@/x", &s), -EINVAL);
+}
