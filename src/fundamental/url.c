@@ -31,8 +31,9 @@ bool url_is_file(const char *url) {
         return p && *p && ascii_is_valid(p);
 }
 
-/* Returns the position right after the host, or NULL when there is no scheme or no host. */
-static const char *skip_scheme_and_host(const char *url) {
+/* Returns the position right after the host (the authority), or NULL when there is no scheme or no
+ * host; ret_host, when not NULL, gets where the host starts. */
+static const char *find_host(const char *url, const char **ret_host) {
         const char *p = url, *host;
 
         while (*p && *p != ':')
@@ -49,22 +50,21 @@ static const char *skip_scheme_and_host(const char *url) {
                 p++;
         if (p == host)
                 return NULL;
-
+        if (ret_host)
+                *ret_host = host;
         return p;
 }
 
+static const char *skip_scheme_and_host(const char *url) {
+        return find_host(url, NULL);
+}
+
 int url_host_header(const char *url, char **ret) {
-        const char *end = skip_scheme_and_host(url), *host, *p;
+        const char *host = NULL, *end = find_host(url, &host), *p;
         char *h;
 
         if (!end)
                 return -EINVAL;
-        host = url;
-        while (*host != ':')
-                host++;
-        host++;
-        while (*host == '/')
-                host++;
         /* "user:password@host": the Host header has no user information. */
         for (p = host; p < end; p++)
                 if (*p == '@')
