@@ -15,19 +15,11 @@
 #include "string-util.h"
 #include "unit-name.h"
 #include "url.h"
+#include "verity-devices.h"
 
 void verity_pins_done(VerityPins *p) {
         p->roothash = mfree(p->roothash);
         p->usrhash = mfree(p->usrhash);
-}
-
-/* systemd finds the verity partitions by the hash's first and last 128 bits: fewer is no pin. */
-static bool verity_hash_is_valid(const char *s) {
-        size_t n = strlen(s);
-
-        if (n < 32 || n % 2 != 0 || n > 128)
-                return false;
-        return strspn(s, "0123456789abcdefABCDEF") == n;
 }
 
 static int load_pin(const char *key, char **ret, char *error, size_t error_size) {

@@ -17,6 +17,7 @@
 #include "macro.h"
 #include "string-util.h"
 #include "verity-check.h"
+#include "verity-devices.h"
 #include "verity-tree.h"
 
 #define PARTITIONS_MAX 128
@@ -65,11 +66,6 @@ static int read_gpt(int fd, Part *ret, int max) {
                 }
         blkid_free_probe(pr);
         return n;
-}
-
-/* 32 hex digits as a UUID string: systemd takes the hash's bytes in order. */
-static void hex_to_uuid(const char *hex, char ret[37]) {
-        snprintf(ret, 37, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12, hex + 16, hex + 20);
 }
 
 static const Part *find_uuid(const Part *parts, int n, const char *uuid) {
@@ -157,8 +153,8 @@ static int check_pin(int fd, const Part *parts, int n, const VerityPin *pin, cha
 
         if (len < 32)
                 return error_setf(error, error_size, -EINVAL, "%s=%s is shorter than 128 bits", pin->name, pin->hash);
-        hex_to_uuid(pin->hash, data_uuid);
-        hex_to_uuid(pin->hash + len - 32, verity_uuid);
+        verity_partition_uuid(pin->hash, false, data_uuid);
+        verity_partition_uuid(pin->hash, true, verity_uuid);
 
         v = find_uuid(parts, n, verity_uuid);
         if (!v) {
