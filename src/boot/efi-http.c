@@ -153,18 +153,16 @@ static EFI_STATUS http_run(Http *h, HttpToken *t, bool request) {
         return t->Status;
 }
 
-/* Content-Length of the response, or 0 when it has none (a chunked answer: LoadFile copes). */
+/* Content-Length of the response, or 0 when it has none or it is not a plain number (a chunked answer:
+ * LoadFile copes). */
 static uint64_t content_length(const HttpMessage *m) {
         for (UINTN i = 0; i < m->HeaderCount; i++) {
-                const char *v = (const char *) m->Headers[i].FieldValue;
-                uint64_t n = 0;
+                const char *name = (const char *) m->Headers[i].FieldName, *v = (const char *) m->Headers[i].FieldValue;
+                uint64_t n;
 
-                if (!m->Headers[i].FieldName || !v ||
-                    !fstrcaseeq((const char *) m->Headers[i].FieldName, "Content-Length"))
+                if (!name || !v || !fstrcaseeq(name, "Content-Length"))
                         continue;
-                for (; *v >= '0' && *v <= '9' && n < (UINT64_MAX - 9) / 10; v++)
-                        n = n * 10 + (uint64_t) (*v - '0');
-                return *v ? 0 : n;
+                return fparse_uint64(v, fstrlen(v), UINT64_MAX, &n) == 0 ? n : 0;
         }
         return 0;
 }

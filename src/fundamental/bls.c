@@ -30,19 +30,12 @@ void bls_entry_free(BlsEntry *e) {
 
 /* A decimal number up to INT_MAX. @ret 0, -EINVAL (not a number), -ERANGE (too big) */
 static int parse_counter(const char *s, size_t n, int *ret) {
-        long long v = 0;
+        uint64_t v;
+        int r = fparse_uint64(s, n, 0x7fffffff, &v);
 
-        if (n == 0)
-                return -EINVAL;
-        for (size_t i = 0; i < n; i++) {
-                if (!fascii_isdigit(s[i]))
-                        return -EINVAL;
-                v = v * 10 + (s[i] - '0');
-                if (v > 0x7fffffff)
-                        return -ERANGE;
-        }
-        *ret = (int) v;
-        return 0;
+        if (r == 0)
+                *ret = (int) v;
+        return r;
 }
 
 /* ".conf" or ".efi" at the end, any case: where it starts, or NULL. */
@@ -53,7 +46,7 @@ static const char *entry_suffix(const char *filename) {
 int bls_counter_parse(const char *filename, BlsCounter *ret) {
         size_t n = fstrlen(filename), plus, dash;
         const char *suffix = entry_suffix(filename);
-        int left, done = 0, r;
+        int left = 0, done = 0, r;
 
         *ret = (BlsCounter) { .tries_left = -1, .tries_done = -1 };
         if (!suffix)

@@ -27,23 +27,6 @@ static bool value_is(const ConfLine *l, const char *word) {
         return l->value_len == fstrlen(word) && fmemcmp(l->value, word, l->value_len) == 0;
 }
 
-/* A decimal number of at most max. @ret 0 or -EINVAL */
-static int parse_number(const char *v, size_t n, uint64_t max, uint64_t *ret) {
-        uint64_t x = 0;
-
-        if (n == 0 || n > 19)
-                return -EINVAL;
-        for (size_t i = 0; i < n; i++) {
-                if (!fascii_isdigit(v[i]))
-                        return -EINVAL;
-                x = x * 10 + (uint64_t) (v[i] - '0');
-        }
-        if (x > max)
-                return -EINVAL;
-        *ret = x;
-        return 0;
-}
-
 int loader_timeout_parse(const char *v, size_t n, uint32_t *ret) {
         ConfLine l = { .value = v, .value_len = n };
         uint64_t x;
@@ -54,7 +37,7 @@ int loader_timeout_parse(const char *v, size_t n, uint32_t *ret) {
                 *ret = LOADER_TIMEOUT_MENU_HIDDEN;
         else if (value_is(&l, "menu-disabled"))
                 *ret = LOADER_TIMEOUT_MENU_DISABLED;
-        else if (parse_number(v, n, LOADER_TIMEOUT_MAX, &x) == 0)
+        else if (fparse_uint64(v, n, LOADER_TIMEOUT_MAX, &x) == 0)
                 *ret = (uint32_t) x;
         else
                 return -EINVAL;
@@ -82,7 +65,7 @@ static void parse_console_mode(LoaderConf *c, const ConfLine *l) {
                 c->console_mode = CONSOLE_MODE_AUTO;
         else if (value_is(l, "max"))
                 c->console_mode = CONSOLE_MODE_MAX;
-        else if (parse_number(l->value, l->value_len, 1000, &x) == 0) {
+        else if (fparse_uint64(l->value, l->value_len, 1000, &x) == 0) {
                 c->console_mode = CONSOLE_MODE_NUMBER;
                 c->console_mode_number = (unsigned) x;
         }

@@ -3,6 +3,7 @@
  * @file
  * Byte-string helpers that need no libc.
  */
+#include "errno-fundamental.h"
 #include "memory-fundamental.h"
 #include "string-fundamental.h"
 
@@ -93,6 +94,25 @@ const char *fstartswith(const char *s, const char *prefix) {
         if (fstrncmp(s, prefix, n) != 0)
                 return NULL;
         return s + n;
+}
+
+int fparse_uint64(const char *s, size_t n, uint64_t max, uint64_t *ret) {
+        uint64_t v = 0;
+
+        if (n == 0)
+                return -EINVAL;
+        for (size_t i = 0; i < n; i++) {
+                unsigned d;
+
+                if (!fascii_isdigit(s[i]))
+                        return -EINVAL;
+                d = (unsigned) (s[i] - '0');
+                if (v > (max - d) / 10)
+                        return -ERANGE;
+                v = v * 10 + d;
+        }
+        *ret = v;
+        return 0;
 }
 
 bool fstrcaseeq(const char *a, const char *b) {

@@ -29,6 +29,12 @@ const char *fstartswith(const char *s, const char *prefix);
 /** The same, comparing ASCII letters case-insensitively (FAT names, ".CONF"). */
 const char *fendswith_no_case(const char *s, const char *suffix);
 
+/**
+ * The decimal number in the n bytes at s (digits only: no sign, no blanks), at most max.
+ * @ret 0, -EINVAL (empty, or a byte that is not a digit), -ERANGE (above max, seen as soon as it is)
+ */
+int fparse_uint64(const char *s, size_t n, uint64_t max, uint64_t *ret);
+
 /** Whether a and b are equal, ASCII letters compared case-insensitively. */
 bool fstrcaseeq(const char *a, const char *b);
 

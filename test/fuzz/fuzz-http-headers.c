@@ -2,12 +2,16 @@
 /* Fuzz target: the response headers urlboot-pull reads from servers. Oracles: a header value taken
  * is the line's text after "Name:", trimmed, free of control characters; a Content-Range accepted
  * is consistent (FIRST <= LAST < TOTAL) and reads back the same when written out again; Retry-After
- * never exceeds a day. */
+ * never exceeds a day; a Content-Length as the boot manager reads it (fparse_uint64) is the number
+ * strtoull() reads from the same digits, refused exactly when it is not all digits or above the limit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+
 #include "fuzz.h"
+#include "string-fundamental.h"
 #include "http-headers.h"
 
 static void check_value(const char *line, size_t size, const char *name) {
@@ -46,6 +50,26 @@ static void check_content_range(const char *s) {
                 abort();
 }
 
+static void check_number(const char *s, uint64_t max) {
+        size_t n = strlen(s);
+        bool digits = n > 0 && strspn(s, "0123456789") == n;
+        unsigned long long want;
+        uint64_t got;
+        int r;
+
+        errno = 0;
+        want = digits ? strtoull(s, NULL, 10) : 0;
+        r = fparse_uint64(s, n, max, &got);
+        if (!digits) {
+                if (r != -EINVAL)
+                        abort();
+        } else if (errno == ERANGE || want > max) {
+                if (r != -ERANGE)
+                        abort();
+        } else if (r != 0 || got != want)
+                abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         char *s = strndup((const char *) data, size);
 
@@ -54,6 +78,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_value((const char *) data, size, "ETag");
         check_value((const char *) data, size, "Content-Range");
         check_content_range(s);
+        check_number(s, UINT64_MAX);
+        check_number(s, 0x7fffffff);
         if (http_retry_after_parse(s, 1700000000) > HTTP_RETRY_AFTER_MAX)
                 abort();
         free(s);

@@ -70,3 +70,22 @@ TEST(fundamental_helpers) {
         ASSERT_TRUE(fendswith_no_case("x.CoNf", ".conf") != NULL);
         ASSERT_TRUE(fendswith_no_case("conf", ".conf") == NULL);
 }
+
+TEST(fparse_uint64) {
+        uint64_t v = 7;
+
+        ASSERT_OK(fparse_uint64("51466240", 8, UINT64_MAX, &v));
+        ASSERT_EQ(v, 51466240);
+        ASSERT_OK(fparse_uint64("18446744073709551615", 20, UINT64_MAX, &v));
+        ASSERT_TRUE(v == UINT64_MAX);
+        ASSERT_EQ(fparse_uint64("18446744073709551616", 20, UINT64_MAX, &v), -ERANGE);
+        ASSERT_OK(fparse_uint64("2147483647", 10, 0x7fffffff, &v));
+        ASSERT_EQ(fparse_uint64("2147483648", 10, 0x7fffffff, &v), -ERANGE);
+        /* Only digits: no sign, blank or suffix; the length is the caller's. */
+        ASSERT_EQ(fparse_uint64("", 0, UINT64_MAX, &v), -EINVAL);
+        ASSERT_EQ(fparse_uint64("-1", 2, UINT64_MAX, &v), -EINVAL);
+        ASSERT_EQ(fparse_uint64(" 1", 2, UINT64_MAX, &v), -EINVAL);
+        ASSERT_EQ(fparse_uint64("12x", 3, UINT64_MAX, &v), -EINVAL);
+        ASSERT_OK(fparse_uint64("12x", 2, UINT64_MAX, &v));
+        ASSERT_EQ(v, 12);
+}
