@@ -154,9 +154,35 @@ int device_path_find_ipv4(const void *dp, size_t max, uint8_t ret_local[4], uint
         return r == 0 ? -ENOENT : r;
 }
 
+/* prefix (prefix_size bytes of nodes), then Uri(url) (with a NUL when nul), then End. */
+static int build_url_path(const void *prefix, size_t prefix_size, const char *url, bool nul, void **ret,
+                          size_t *ret_size) {
+        size_t n = fstrlen(url), uri_size = 4 + n + (nul ? 1 : 0);
+        uint8_t *p, *u;
+
+        if (uri_size > 0xffff)
+                return -E2BIG;
+        p = fmalloc(prefix_size + uri_size + 4);
+        if (!p)
+                return -ENOMEM;
+        if (prefix_size > 0)
+                fmemcpy(p, prefix, prefix_size);
+        u = p + prefix_size;
+        u[0] = DEVICE_PATH_TYPE_MESSAGING;
+        u[1] = DEVICE_PATH_SUBTYPE_URI;
+        u[2] = (uint8_t) (uri_size & 0xff);
+        u[3] = (uint8_t) (uri_size >> 8);
+        fmemcpy(u + 4, url, n);
+        if (nul)
+                u[4 + n] = 0;
+        fmemcpy(u + uri_size, "\x7f\xff\x04\x00", 4);
+        *ret = p;
+        *ret_size = prefix_size + uri_size + 4;
+        return 0;
+}
+
 int device_path_replace_url(const void *dp, size_t max, const char *url, void **ret, size_t *ret_size) {
-        size_t off = 0, prefix, uri_size, n = fstrlen(url);
-        uint8_t *p;
+        size_t off = 0, prefix;
         Node node;
         int r;
 
@@ -171,23 +197,7 @@ int device_path_replace_url(const void *dp, size_t max, const char *url, void **
                         break;
         }
         /* With a NUL, as firmware HTTP boot writes it: systemd-stub reads the URL up to a NUL. */
-        if (n > 0xffff - 5)
-                return -E2BIG;
-        uri_size = 4 + n + 1;
-        p = fmalloc(prefix + uri_size + 4);
-        if (!p)
-                return -ENOMEM;
-        fmemcpy(p, dp, prefix);
-        p[prefix] = DEVICE_PATH_TYPE_MESSAGING;
-        p[prefix + 1] = DEVICE_PATH_SUBTYPE_URI;
-        p[prefix + 2] = (uint8_t) (uri_size & 0xff);
-        p[prefix + 3] = (uint8_t) (uri_size >> 8);
-        fmemcpy(p + prefix + 4, url, n);
-        p[prefix + 4 + n] = 0;
-        fmemcpy(p + prefix + uri_size, "\x7f\xff\x04\x00", 4);
-        *ret = p;
-        *ret_size = prefix + uri_size + 4;
-        return 0;
+        return build_url_path(dp, prefix, url, true, ret, ret_size);
 }
 
 char *mac_to_string(const uint8_t mac[6], char buf[18]) {
@@ -202,25 +212,5 @@ char *mac_to_string(const uint8_t mac[6], char buf[18]) {
 }
 
 int device_path_make_url(const char *url, void **ret, size_t *ret_size) {
-        size_t n = fstrlen(url), size;
-        uint8_t *p;
-
-        if (n > 0xffff - 4)
-                return -E2BIG;
-        size = 4 + n + 4;
-        p = fmalloc(size);
-        if (!p)
-                return -ENOMEM;
-        p[0] = DEVICE_PATH_TYPE_MESSAGING;
-        p[1] = DEVICE_PATH_SUBTYPE_URI;
-        p[2] = (uint8_t) ((n + 4) & 0xff);
-        p[3] = (uint8_t) ((n + 4) >> 8);
-        fmemcpy(p + 4, url, n);
-        p[4 + n] = DEVICE_PATH_TYPE_END;
-        p[5 + n] = DEVICE_PATH_SUBTYPE_END_ENTIRE;
-        p[6 + n] = 4;
-        p[7 + n] = 0;
-        *ret = p;
-        *ret_size = size;
-        return 0;
+        return build_url_path(NULL, 0, url, false, ret, ret_size);
 }
