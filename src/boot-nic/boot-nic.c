@@ -15,15 +15,10 @@
 #include "load-option.h"
 #include "macro.h"
 #include "mkdir.h"
+#include "path-util.h"
 #include "pe-image.h"
 
-/* The same DHCP settings as the dracut module's 90-urlboot-dhcp.network. */
-#define NETWORK_SETTINGS \
-        "[Network]\n" \
-        "DHCP=ipv4\n" \
-        "LinkLocalAddressing=no\n" \
-        "IPv6AcceptRA=no\n"
-
+#define TEMPLATE_MAX (64U * 1024)
 int boot_nic_find(uint8_t ret_mac[6], unsigned *ret_option) {
         _cleanup_free_ void *current = NULL, *option = NULL;
         size_t size, path_size;
@@ -61,37 +56,52 @@ static int write_network_file(const char *dir, const char *name, const char *tex
         return write_file_atomic(path, text, strlen(text), 0644);
 }
 
-int boot_nic_write_network(const char *dir, const uint8_t mac[6], unsigned option) {
-        _cleanup_free_ char *boot = NULL;
+/* The links the template matches that are not the boot NIC (which 80-… takes first) are not waited for. */
+static int write_others_dropin(const char *dir, const char *template_name) {
+        _cleanup_free_ char *d = NULL;
+        int r;
+
+        if (asprintf(&d, "%s/%s.d", dir, template_name) < 0)
+                return -ENOMEM;
+        r = mkdir_p(d, 0755);
+        if (r < 0)
+                return r;
+        return write_network_file(d, "50-urlboot-boot-nic.conf",
+                                  "# Written by urlboot-boot-nic: network-online waits for the NIC the firmware\n"
+                                  "# booted from (80-urlboot-boot-nic.network), not for these links.\n"
+                                  "[Link]\n"
+                                  "RequiredForOnline=no\n");
+}
+
+int boot_nic_write_network(const char *dir, const char *template_path, const uint8_t mac[6], unsigned option) {
+        _cleanup_free_ char *template = NULL, *boot = NULL, *name = NULL;
         char address[18];
         int r;
 
+        r = read_full_file(template_path, TEMPLATE_MAX, &template, NULL);
+        if (r < 0)
+                return r;
+        r = path_extract_filename(template_path, &name);
+        if (r < 0)
+                return r;
         r = mkdir_p(dir, 0755);
         if (r < 0)
                 return r;
+        /* The template's own settings and [Match] (networkd ANDs the sections), narrowed to this address. */
         if (asprintf(&boot,
-                     "# Written by urlboot-boot-nic: the NIC of Boot%04X, the boot option the firmware started.\n"
+                     "# Written by urlboot-boot-nic: %s for the NIC of Boot%04X, the boot option the\n"
+                     "# firmware started.\n"
                      "[Match]\n"
                      "MACAddress=%s\n"
-                     "Type=ether\n"
-                     "Kind=!*\n"
                      "\n"
                      "[Link]\n"
                      "RequiredForOnline=yes\n"
-                     "\n" NETWORK_SETTINGS,
-                     option, mac_to_string(mac, address)) < 0)
+                     "\n"
+                     "%s",
+                     name, option, mac_to_string(mac, address), template) < 0)
                 return -ENOMEM;
         r = write_network_file(dir, "80-urlboot-boot-nic.network", boot);
         if (r < 0)
                 return r;
-        return write_network_file(dir, "81-urlboot-other-nics.network",
-                                  "# Written by urlboot-boot-nic: other Ethernet links are configured too, but\n"
-                                  "# network-online waits for the NIC the firmware booted from.\n"
-                                  "[Match]\n"
-                                  "Type=ether\n"
-                                  "Kind=!*\n"
-                                  "\n"
-                                  "[Link]\n"
-                                  "RequiredForOnline=no\n"
-                                  "\n" NETWORK_SETTINGS);
+        return write_others_dropin(dir, name);
 }

@@ -20,9 +20,11 @@
 int boot_nic_find(uint8_t ret_mac[6], unsigned *ret_option);
 
 /**
- * Write DIR/80-urlboot-boot-nic.network (DHCPv4 on that NIC, required for online) and
- * DIR/81-urlboot-other-nics.network (the same on other Ethernet links, not required): with
- * systemd-networkd-wait-online --any, "online" then means the boot NIC is.
- * @ret 0 or negative errno
+ * Write DIR/80-urlboot-boot-nic.network: the template (the dracut module's 90-urlboot-dhcp.network,
+ * DHCP on every Ethernet link) narrowed to that NIC's address and required for online; and the drop-in
+ * DIR/TEMPLATE.d/50-urlboot-boot-nic.conf making the links the template still gets (the others, as
+ * networkd takes the first matching file) not required. With systemd-networkd-wait-online --any,
+ * "online" then means the boot NIC is.
+ * @ret 0 or negative errno (the template unreadable included)
  */
-int boot_nic_write_network(const char *dir, const uint8_t mac[6], unsigned option);
+int boot_nic_write_network(const char *dir, const char *template_path, const uint8_t mac[6], unsigned option);

@@ -17,15 +17,17 @@
 
 #define EXIT_USAGE 2
 #define DEFAULT_NETWORK_DIR "/run/systemd/network"
+#define DEFAULT_TEMPLATE "/usr/lib/systemd/network/90-urlboot-dhcp.network"
 
 typedef struct Args {
         const char *network_dir;
+        const char *template;
         bool print;
         bool json;
 } Args;
 
 static void help(void) {
-        printf("Usage: urlboot-boot-nic [--network-dir=DIR]\n"
+        printf("Usage: urlboot-boot-nic [--network-dir=DIR] [--template=FILE]\n"
                "       urlboot-boot-nic --print [--json]\n"
                "\n"
                "Finds the NIC the firmware booted from (the MAC address in the device path of the\n"
@@ -34,19 +36,22 @@ static void help(void) {
                "Without a network boot option it writes nothing: every link counts, as before.\n"
                "\n"
                "  --network-dir=DIR    where to write the .network files (default %s)\n"
+               "  --template=FILE      the .network file whose settings the boot NIC gets\n"
+               "                       (default %s)\n"
                "  --print              print the boot NIC's address instead (exit 1 when there is none)\n"
                "  --json               with --print: {\"mac\": ..., \"bootOption\": ...}\n"
                "  -h --help            this help\n"
                "     --version         print the version\n",
-               DEFAULT_NETWORK_DIR);
+               DEFAULT_NETWORK_DIR, DEFAULT_TEMPLATE);
 }
 
 static int parse_args(int argc, char *argv[], Args *a) {
-        enum { ARG_VERSION = 0x100, ARG_NETWORK_DIR, ARG_PRINT, ARG_JSON };
+        enum { ARG_VERSION = 0x100, ARG_NETWORK_DIR, ARG_TEMPLATE, ARG_PRINT, ARG_JSON };
         static const struct option options[] = {
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, ARG_VERSION },
                 { "network-dir", required_argument, NULL, ARG_NETWORK_DIR },
+                { "template", required_argument, NULL, ARG_TEMPLATE },
                 { "print", no_argument, NULL, ARG_PRINT },
                 { "json", no_argument, NULL, ARG_JSON },
                 {}
@@ -63,6 +68,9 @@ static int parse_args(int argc, char *argv[], Args *a) {
                         return 0;
                 case ARG_NETWORK_DIR:
                         a->network_dir = optarg;
+                        break;
+                case ARG_TEMPLATE:
+                        a->template = optarg;
                         break;
                 case ARG_PRINT:
                         a->print = true;
@@ -103,7 +111,7 @@ static int print_nic(const Args *a, const uint8_t mac[6], unsigned option) {
 }
 
 int main(int argc, char *argv[]) {
-        Args a = { .network_dir = DEFAULT_NETWORK_DIR };
+        Args a = { .network_dir = DEFAULT_NETWORK_DIR, .template = DEFAULT_TEMPLATE };
         uint8_t mac[6];
         unsigned option;
         char address[18];
@@ -130,9 +138,10 @@ int main(int argc, char *argv[]) {
         if (a.print)
                 return print_nic(&a, mac, option);
 
-        r = boot_nic_write_network(a.network_dir, mac, option);
+        r = boot_nic_write_network(a.network_dir, a.template, mac, option);
         if (r < 0) {
-                log_error_errno(r, "Failed to write the boot NIC's configuration to %s: %m", a.network_dir);
+                log_error_errno(r, "Failed to write the boot NIC's configuration from %s to %s: %m", a.template,
+                                a.network_dir);
                 return EXIT_FAILURE;
         }
         log_info("The firmware booted from the NIC %s (Boot%04X): network-online waits for that link; other "

@@ -69,7 +69,7 @@ TEST(mac_node) {
 
 TEST(boot_current_to_network_files) {
         const char *dir = test_tmpdir();
-        char efivars[2048], net[2048], path[4096], *text;
+        char efivars[2048], net[2048], path[4096], template[4096], *text;
         uint8_t mac[6];
         unsigned option;
 
@@ -87,18 +87,27 @@ TEST(boot_current_to_network_files) {
         ASSERT_EQ(option, 10);
         ASSERT_EQ(mac[5], 0x56);
 
-        ASSERT_OK(boot_nic_write_network(net, mac, option));
+        /* The dracut module's own DHCP file is the template. */
+        snprintf(template, sizeof template, "%s", test_data_path("../../dracut/90urlboot/90-urlboot-dhcp.network"));
+        ASSERT_OK(boot_nic_write_network(net, template, mac, option));
         snprintf(path, sizeof path, "%s/80-urlboot-boot-nic.network", net);
         ASSERT_OK(read_full_file(path, 65536, &text, NULL));
         ASSERT_TRUE(strstr(text, "\nMACAddress=52:54:00:12:34:56\n"));
         ASSERT_TRUE(strstr(text, "\nRequiredForOnline=yes\n"));
         ASSERT_TRUE(strstr(text, "Boot000A"));
+        ASSERT_TRUE(strstr(text, "\nDHCP=ipv4\n"));          /* the template's settings */
+        ASSERT_TRUE(strstr(text, "\nType=ether\n"));
         free(text);
-        snprintf(path, sizeof path, "%s/81-urlboot-other-nics.network", net);
+        /* The other links keep the template (DHCP too) and are not waited for. */
+        snprintf(path, sizeof path, "%s/90-urlboot-dhcp.network.d/50-urlboot-boot-nic.conf", net);
         ASSERT_OK(read_full_file(path, 65536, &text, NULL));
         ASSERT_TRUE(strstr(text, "\nRequiredForOnline=no\n"));
+        free(text);
+        ASSERT_OK(read_full_file(template, 65536, &text, NULL));
         ASSERT_TRUE(strstr(text, "\nDHCP=ipv4\n"));
         free(text);
+        /* No template, no files: every link counts, as without us. */
+        ASSERT_EQ(boot_nic_write_network(net, "/nonexistent/90-x.network", mac, option), -ENOENT);
 
         /* A disk boot option: nothing to prefer. */
         put_variable(efivars, "Boot000A", "\x01\0\0\0\x08\0X\0\0\0\x04\x01\x04\0\x7f\xff\x04\0", 18);
