@@ -12,6 +12,7 @@
 #include "device-path.h"
 #include "efivars.h"
 #include "fileio.h"
+#include "generator.h"
 #include "load-option.h"
 #include "macro.h"
 #include "mkdir.h"
@@ -56,21 +57,14 @@ static int write_network_file(const char *dir, const char *name, const char *tex
         return write_file_atomic(path, text, strlen(text), 0644);
 }
 
-/* The links the template matches that are not the boot NIC (which 80-… takes first) are not waited for. */
+/* The links the template matches that are not the boot NIC (which 80-… takes first) are not waited for:
+ * a drop-in on the template, written as the generators write theirs. */
 static int write_others_dropin(const char *dir, const char *template_name) {
-        _cleanup_free_ char *d = NULL;
-        int r;
-
-        if (asprintf(&d, "%s/%s.d", dir, template_name) < 0)
-                return -ENOMEM;
-        r = mkdir_p(d, 0755);
-        if (r < 0)
-                return r;
-        return write_network_file(d, "50-urlboot-boot-nic.conf",
-                                  "# Written by urlboot-boot-nic: network-online waits for the NIC the firmware\n"
-                                  "# booted from (80-urlboot-boot-nic.network), not for these links.\n"
-                                  "[Link]\n"
-                                  "RequiredForOnline=no\n");
+        return generator_write_dropin(dir, template_name, "50-urlboot-boot-nic",
+                                      "# Written by urlboot-boot-nic: network-online waits for the NIC the firmware\n"
+                                      "# booted from (80-urlboot-boot-nic.network), not for these links.\n"
+                                      "[Link]\n"
+                                      "RequiredForOnline=no\n");
 }
 
 int boot_nic_write_network(const char *dir, const char *template_path, const uint8_t mac[6], unsigned option) {
