@@ -10,13 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileio.h"
 #include "macro.h"
 #include "path-util.h"
+#include "random-util.h"
 #include "string-util.h"
 
 int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_size) {
@@ -153,11 +153,9 @@ int link_tmpfile(int fd, const char *tmp, const char *path, mode_t mode) {
 }
 
 int tmp_name_random(const char *final_name, char **ret) {
-        uint64_t n;
+        unsigned long long n = random_u64_insecure();
 
-        if (getrandom(&n, sizeof n, 0) != sizeof n)
-                return -errno ?: -EIO;
-        return asprintf(ret, ".#%s.%0*llx", final_name, TMP_NAME_RANDOM_DIGITS, (unsigned long long) n) < 0 ? -ENOMEM : 0;
+        return asprintf(ret, ".#%s.%0*llx", final_name, TMP_NAME_RANDOM_DIGITS, n) < 0 ? -ENOMEM : 0;
 }
 
 int write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t size, mode_t mode) {

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
-#include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -23,19 +22,11 @@
 #include "mkdir.h"
 #include "passwords.h"
 #include "path-util.h"
+#include "random-util.h"
 #include "varlink-connection.h"
 
 /* v258 reads one datagram into LINE_MAX + 1 bytes; longer ones are ignored. */
 #define REPLY_MAX (2048 + 1)
-
-static uint64_t random_u64(void) {
-        uint64_t v = 0;
-
-        /* getrandom() of 8 bytes does not fail once the pool is ready; never block for it. */
-        if (getrandom(&v, sizeof(v), GRND_NONBLOCK) != sizeof(v))
-                v = ((uint64_t) getpid() << 32) ^ varlink_now_usec();
-        return v;
-}
 
 /* The answer socket "sck.<hex>", only for us (umask 0177), passing the sender's credentials. */
 static int create_socket(const char *directory, char **ret_path) {
@@ -45,7 +36,7 @@ static int create_socket(const char *directory, char **ret_path) {
         int one = 1, r = 0;
         mode_t old;
 
-        if (asprintf(&path, "%s/sck.%" PRIx64, directory, random_u64()) < 0)
+        if (asprintf(&path, "%s/sck.%" PRIx64, directory, random_u64_insecure()) < 0)
                 return -ENOMEM;
         if (strlen(path) >= sizeof(sa.sun_path))
                 return -ENAMETOOLONG;
@@ -76,7 +67,7 @@ static int write_ask_file(const AskQuestion *q, const char *socket_path, char **
         int fd, r;
 
         if (asprintf(&tmp, "%s/.#ask.XXXXXX", q->directory) < 0 ||
-            asprintf(&final, "%s/ask.%" PRIu64, q->directory, random_u64()) < 0)
+            asprintf(&final, "%s/ask.%" PRIu64, q->directory, random_u64_insecure()) < 0)
                 return -ENOMEM;
         fd = mkostemp(tmp, O_CLOEXEC);
         if (fd < 0)

@@ -9,10 +9,10 @@
 #include <openssl/params.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "macro.h"
 #include "project-id.h"
+#include "random-util.h"
 
 /* v258's key for project IDs (exec-invoke.c); changing it would give every directory a new ID. */
 static const uint8_t project_id_key[16] = {
@@ -60,10 +60,6 @@ int project_id_candidate(const char *cgroup, const char *type_name, uint32_t *re
 }
 
 int project_id_random(uint32_t *ret) {
-        uint64_t v;
-
-        if (getrandom(&v, sizeof v, 0) != (ssize_t) sizeof v)
-                return errno > 0 ? -errno : -EIO;
-        *ret = project_id_from_u64(v);
+        *ret = project_id_from_u64(random_u64_insecure());
         return 0;
 }

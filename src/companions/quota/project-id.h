@@ -40,5 +40,5 @@ int siphash24(const void *data, size_t size, const uint8_t key[16], uint64_t *re
  */
 int project_id_candidate(const char *cgroup, const char *type_name, uint32_t *ret);
 
-/** A random ID in the range, for the next attempt after a collision. */
+/** A random ID in the range, for the next attempt after a collision (never blocks, never fails). */
 int project_id_random(uint32_t *ret);

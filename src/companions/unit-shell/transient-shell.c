@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +17,7 @@
 #include "manager-bus.h"
 #include "namespace-fork.h"
 #include "pty-forward.h"
+#include "random-util.h"
 #include "sandbox-properties.h"
 #include "string-util.h"
 #include "transient-shell.h"
@@ -125,11 +125,9 @@ static int read_unit_settings(TransientShell *t, sd_bus_message **ret_service, c
  * random so that several shells can run at once. */
 static int make_unit_name(const char *unit, char **ret) {
         char prefix[64];
-        uint32_t rnd;
+        uint32_t rnd = (uint32_t) random_u64_insecure();
         size_t n = 0;
 
-        if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
-                return -errno;
         for (const char *p = unit; *p && *p != '.' && n < sizeof(prefix) - 1; p++)
                 prefix[n++] = strchr("@\\", *p) ? '_' : *p;
         prefix[n] = 0;
