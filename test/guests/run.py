@@ -4,13 +4,16 @@
 Every guest some case names (bookworm: Debian 12, systemd 252; sid: Debian unstable, systemd 262) is
 built by tools/guest/build-guest (cached) and booted ONCE for all its cases: QEMU + OVMF HTTP-boot
 urlboot's boot manager, whose SMBIOS entry fetches a UKI (urlboot stub, Debian kernel, the initrd of
-tools/e2e/build-assets) that pulls the guest image from next to itself. The cases travel on a
-read-only virtio disk (a tar archive with test/guests/run-cases) and report TAP on the serial console;
-this turns that into one TAP stream whose lines are named GUEST/CASE. The serial log, the cases disk
+tools/e2e/build-assets) that pulls the guest image from next to itself. Debian 12 boots with the small
+network-boot initrd (the dracut module's urlboot_small=yes, tools/e2e/build-small-initrd) and unstable
+with the general one, so that both profiles boot a real system; --uki chooses one for all. The cases
+travel on a read-only virtio disk (a tar archive with test/guests/run-cases) and report TAP on the
+serial console; this turns that into one TAP stream whose lines are named GUEST/CASE. The serial log, the cases disk
 and the boot's timeline (JSON) of each guest are in BUILDDIR/guest-logs.
 
   run.py BUILDDIR SRCDIR [--guest GUEST]... [CASE...]
   run.py BUILDDIR SRCDIR --boot-only [--guest GUEST]...     boot with no case: the timeline alone
+  --uki=small|general                                      the initrd profile of every guest's UKI
 
 $URLBOOT_GUESTS and $URLBOOT_GUEST_CASES (comma lists) narrow a run started by `meson test`. It boots
 QEMU: run it under `flock /tmp/urlboot-qemu.lock`.
@@ -27,6 +30,7 @@ import sys
 import tarfile
 
 GUESTS = ['bookworm', 'sid']
+UKI_PROFILE = {'bookworm': 'small', 'sid': 'general'}   # which initrd each guest's UKI carries by default
 NEEDS = {'tpm'}
 DEFAULT_TIMEOUT = 300
 SERVER_URL = 'http://10.0.2.2:8080'   # tools/e2e/boot.py's server, as QEMU's user network shows it to the guest
@@ -180,8 +184,9 @@ def make_cases_disk(path, guest, cases, src, environment):
 
 
 class Run:
-    def __init__(self, build, src):
+    def __init__(self, build, src, uki_profile=None):
         self.build, self.src = build, src
+        self.uki_profile = uki_profile
         self.assets = os.path.join(build, 'e2e-assets')
         self.srv = os.path.join(build, 'guest-srv')
         self.logs = os.path.join(build, 'guest-logs')
@@ -232,8 +237,17 @@ class Run:
         shutil.copy(os.path.join(self.build, 'src/boot/urlbootx64.efi'), os.path.join(self.srv, 'urlbootx64.efi'))
         cmdline = (f'console=ttyS0 rd.systemd.pull=raw,machine,verify=no,blockdev,bootorigin:rootdisk:{guest}.raw.zst '
                    'root=gpt-auto rw rootflags=x-systemd.device-timeout=300')
+        profile = self.uki_profile or UKI_PROFILE[guest]
+        uki_args = []
+        if profile == 'small':
+            p = run([os.path.join(self.src, 'tools/e2e/build-small-initrd'), self.assets])
+            if p.returncode != 0:
+                tap.test(False, f'{label}: the small initrd could not be built (tools/e2e/build-small-initrd)')
+                tap.comment(p.stdout[-3000:])
+                return self.not_run(tap, guest, cases, 'the small initrd could not be built')
+            uki_args.append(f'--initrd={p.stdout.strip().splitlines()[-1]}')
         p = run([os.path.join(self.src, 'tools/e2e/make-uki'), self.assets, self.build,
-                 os.path.join(self.srv, f'{guest}.efi'), cmdline])
+                 os.path.join(self.srv, f'{guest}.efi'), cmdline] + uki_args)
         if p.returncode != 0:
             tap.test(False, f'{label}: the UKI could not be built (tools/e2e/make-uki)')
             tap.comment(p.stdout[-3000:])
@@ -272,7 +286,8 @@ class Run:
             pass
 
         # The timeline beside the log gets what this boot was.
-        result.update(guest=guest, image=os.path.basename(image), image_bytes=os.path.getsize(image),
+        result.update(guest=guest, uki=profile, uki_bytes=os.path.getsize(os.path.join(self.srv, f'{guest}.efi')),
+                      image=os.path.basename(image), image_bytes=os.path.getsize(image),
                       systemd=(ready or {}).get('systemd'), state=(ready or {}).get('state'),
                       cases={n: r['seconds'] for n, r in records.items()})
         with open(os.path.join(self.logs, f'{guest}.timeline.json'), 'w') as f:
@@ -282,7 +297,7 @@ class Run:
 
         if ready:
             tap.test(True, f'{label}: booted from HTTP by urlboot to multi-user.target in {ms.get("multi_user", "?")} s '
-                           f'(systemd {ready.get("systemd")}, {ready.get("state")}, image '
+                           f'(systemd {ready.get("systemd")}, {ready.get("state")}, {profile} UKI, image '
                            f'{os.path.getsize(image) / 1e6:.0f} MB)')
         else:
             tap.test(False, f'{label}: the runner never reported: {result.get("failed_line") or result.get("error")} '
@@ -317,6 +332,8 @@ def main():
     ap.add_argument('src')
     ap.add_argument('--guest', action='append', choices=GUESTS)
     ap.add_argument('--boot-only', action='store_true', help='boot the guests with no case (their timeline only)')
+    ap.add_argument('--uki', choices=['small', 'general'],
+                    help='the initrd profile of the UKI (default: small for bookworm, general for sid)')
     ap.add_argument('cases', nargs='*', metavar='CASE')
     args = ap.parse_intermixed_args()     # cases may follow --guest
     build, src = os.path.abspath(args.build), os.path.abspath(args.src)
@@ -336,7 +353,7 @@ def main():
     for c in cases:
         if c.error:
             tap.test(False, f'{c.name}: {c.error}')
-    runner = Run(build, src)
+    runner = Run(build, src, args.uki)
     for guest in GUESTS:
         if only_guests and guest not in only_guests:
             continue
