@@ -132,7 +132,11 @@ def main():
                '-fw_cfg', 'name=opt/org.tianocore/IPv4PXESupport,string=no',
                '-fw_cfg', 'name=opt/org.tianocore/IPv6PXESupport,string=no',
                '-fw_cfg', 'name=opt/org.tianocore/IPv6Support,string=no',
-               '-netdev', netdev, '-device', 'virtio-net-pci,netdev=n0,romfile=']
+               '-netdev', netdev, '-device', 'virtio-net-pci,netdev=n0,romfile=',
+               # An entropy source, as VMs are given one (real machines have RDRAND, which TCG's default CPU
+               # lacks): OVMF offers it as EFI_RNG_PROTOCOL, whose seed the kernel's EFI stub hands on, so
+               # the kernel's pool is ready at once instead of after a getrandom() waited ~2 s for jitter.
+               '-object', 'rng-random,id=rng0,filename=/dev/urandom', '-device', 'virtio-rng-pci,rng=rng0']
         if args.secure_boot:
             cmd += ['-global', 'driver=cfi.pflash01,property=secure,value=on']
         if args.disk:
