@@ -55,15 +55,34 @@ static const char *find_host(const char *url, const char **ret_host) {
         return p;
 }
 
+/* The bytes [s, e) as a new string in *ret. */
+static int copy_range(const char *s, const char *e, char **ret) {
+        char *c = fstrndup(s, (size_t) (e - s));
+
+        if (!c)
+                return -ENOMEM;
+        *ret = c;
+        return 0;
+}
+
 static const char *skip_scheme_and_host(const char *url) {
         return find_host(url, NULL);
 }
 
+/* What may stand on an HTTP request line or in a header without being encoded: '!' to '~'. */
+static bool is_printable_ascii(const char *s) {
+        for (; *s; s++)
+                if ((unsigned char) *s <= ' ' || (unsigned char) *s >= 0x7f)
+                        return false;
+        return true;
+}
+
 int url_host_header(const char *url, char **ret) {
         const char *host = NULL, *end = find_host(url, &host), *p;
-        char *h;
 
-        if (!end)
+        /* A CR LF in the URL would end the request line or the Host header and start a header of the
+         * URL's choosing. */
+        if (!end || !is_printable_ascii(url))
                 return -EINVAL;
         /* "user:password@host": the Host header has no user information. */
         for (p = host; p < end; p++)
@@ -71,11 +90,7 @@ int url_host_header(const char *url, char **ret) {
                         host = p + 1;
         if (host == end)
                 return -EINVAL;
-        h = fstrndup(host, (size_t) (end - host));
-        if (!h)
-                return -ENOMEM;
-        *ret = h;
-        return 0;
+        return copy_range(host, end, ret);
 }
 
 /* End of the path: before query and fragment, trailing slashes dropped (but never before path). */
@@ -91,7 +106,6 @@ static const char *path_end(const char *path) {
 
 int url_last_component(const char *url, char **ret) {
         const char *path, *e, *s;
-        char *c;
 
         fassert(url);
         fassert(ret);
@@ -106,12 +120,7 @@ int url_last_component(const char *url, char **ret) {
                 s--;
         if (s == e)
                 return -EADDRNOTAVAIL;
-
-        c = fstrndup(s, (size_t) (e - s));
-        if (!c)
-                return -ENOMEM;
-        *ret = c;
-        return 0;
+        return copy_range(s, e, ret);
 }
 
 int url_change_suffix(const char *url, unsigned n_drop, const char *suffix, char **ret) {

@@ -40,7 +40,9 @@ int url_change_last_component(const char *url, const char *name, char **ret);
 
 /**
  * The host and port of an http(s) URL as an HTTP Host header names them ("10.0.2.2:8080"): the
- * authority without user information.
- * @ret 0, -EINVAL (no scheme or no host), -ENOMEM
+ * authority without user information. For a request of URL: it fails for a URL that cannot go on a
+ * request line as it is (a byte outside printable ASCII: space, CR, LF, control characters), which
+ * url_is_http() lets through as systemd's http_url_is_valid() does.
+ * @ret 0, -EINVAL (no scheme, no host, or not printable), -ENOMEM
  */
 int url_host_header(const char *url, char **ret);

@@ -30,6 +30,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                         abort();
                 free(s);
         }
+        if (url_host_header(input, &s) >= 0) {
+                /* The header is a non-empty piece of the URL with nothing that could split a request
+                 * (CR, LF, space, controls) or leave the authority (user information, path, query). */
+                if (!*s || !strstr(input, s) || strpbrk(s, "/?#@"))
+                        abort();
+                for (const char *c = s; *c; c++)
+                        if ((unsigned char) *c <= ' ' || (unsigned char) *c >= 0x7f)
+                                abort();
+                free(s);
+        }
         for (unsigned n = 0; n < 3; n++)
                 if (url_change_suffix(input, n, name, &s) >= 0) {
                         if (strlen(s) > strlen(input) + strlen(name) + 1)

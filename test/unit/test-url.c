@@ -79,4 +79,10 @@ TEST(host_header) {
         }
         ASSERT_EQ(url_host_header("no-scheme", &s), -EINVAL);
         ASSERT_EQ(url_host_header("http://user@/x", &s), -EINVAL);
+        /* Nothing that would split the request line or the header. */
+        ASSERT_EQ(url_host_header("http://h\r\nX-Injected: 1/x", &s), -EINVAL);
+        ASSERT_EQ(url_host_header("http://h/a b", &s), -EINVAL);
+        ASSERT_EQ(url_host_header("http://h/a\tb", &s), -EINVAL);
+        ASSERT_EQ(url_host_header("http://h/\x7f", &s), -EINVAL);
+        ASSERT_TRUE(url_is_http("http://h\r\nX-Injected: 1/x"));     /* as systemd's http_url_is_valid() */
 }
