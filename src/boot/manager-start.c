@@ -126,8 +126,10 @@ static EFI_STATUS load_entry(Menu *m, EFI_HANDLE image, BootEntry *e, EFI_HANDLE
                 return load_file_image(image, e->device, e->bls->path, ret);
         }
         url = resolve_url(m, e->bls);
-        if (!url || !url_is_http(url))
-                return EFI_INVALID_PARAMETER;
+        /* url_is_http() is systemd's check and lets CR LF through, which neither our HTTP request nor the
+         * firmware's HTTP boot should see. */
+        if (!url || !url_is_http(url) || !url_is_printable(url))
+                return log_efi(EFI_INVALID_PARAMETER, "%s: not a URL that can be requested as it is", e->bls->path);
         log_efi_info("starting %s", url);
         return url_load_image(image, url, ret);
 }

@@ -69,8 +69,7 @@ static const char *skip_scheme_and_host(const char *url) {
         return find_host(url, NULL);
 }
 
-/* What may stand on an HTTP request line or in a header without being encoded: '!' to '~'. */
-static bool is_printable_ascii(const char *s) {
+bool url_is_printable(const char *s) {
         for (; *s; s++)
                 if ((unsigned char) *s <= ' ' || (unsigned char) *s >= 0x7f)
                         return false;
@@ -82,7 +81,7 @@ int url_host_header(const char *url, char **ret) {
 
         /* A CR LF in the URL would end the request line or the Host header and start a header of the
          * URL's choosing. */
-        if (!end || !is_printable_ascii(url))
+        if (!end || !url_is_printable(url))
                 return -EINVAL;
         /* "user:password@host": the Host header has no user information. */
         for (p = host; p < end; p++)

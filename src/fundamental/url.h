@@ -38,11 +38,13 @@ int url_change_suffix(const char *url, unsigned n_drop, const char *suffix, char
 /** Replace the last path component (url_change_suffix() with n_drop = 1). */
 int url_change_last_component(const char *url, const char *name, char **ret);
 
+/** Whether every byte is printable ASCII ('!' to '~'), as a URL must be to stand on an HTTP request line or in
+ *  a device path's Uri() node as it is: no space, CR, LF or control characters, which url_is_http() allows. */
+bool url_is_printable(const char *url);
+
 /**
  * The host and port of an http(s) URL as an HTTP Host header names them ("10.0.2.2:8080"): the
- * authority without user information. For a request of URL: it fails for a URL that cannot go on a
- * request line as it is (a byte outside printable ASCII: space, CR, LF, control characters), which
- * url_is_http() lets through as systemd's http_url_is_valid() does.
+ * authority without user information. For a request of URL: it fails unless url_is_printable(url).
  * @ret 0, -EINVAL (no scheme, no host, or not printable), -ENOMEM
  */
 int url_host_header(const char *url, char **ret);

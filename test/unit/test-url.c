@@ -85,4 +85,7 @@ TEST(host_header) {
         ASSERT_EQ(url_host_header("http://h/a\tb", &s), -EINVAL);
         ASSERT_EQ(url_host_header("http://h/\x7f", &s), -EINVAL);
         ASSERT_TRUE(url_is_http("http://h\r\nX-Injected: 1/x"));     /* as systemd's http_url_is_valid() */
+        ASSERT_FALSE(url_is_printable("http://h\r\nX-Injected: 1/x"));
+        ASSERT_FALSE(url_is_printable("http://h/\x80"));
+        ASSERT_TRUE(url_is_printable("http://user:pw@[fd00::1]:8080/a%20b?x=1#y"));
 }
