@@ -5,7 +5,7 @@ Every guest some case names (bookworm: Debian 12, systemd 252; sid: Debian unsta
 built by tools/guest/build-guest (cached) and booted ONCE for all its cases: QEMU + OVMF HTTP-boot
 urlboot's boot manager, whose SMBIOS entry fetches a UKI (urlboot stub, Debian kernel, the initrd of
 tools/e2e/build-assets) that pulls the guest image from next to itself. Debian 12 boots with the small
-network-boot initrd (the dracut module's urlboot_small=yes, tools/e2e/build-small-initrd) and unstable
+network-boot initrd (the dracut module's urlboot_small=yes, tools/e2e/make-initrd --small) and unstable
 with the general one, so that both profiles boot a real system; --uki chooses one for all. The cases
 travel on a read-only virtio disk (a tar archive with test/guests/run-cases) and report TAP on the
 serial console; this turns that into one TAP stream whose lines are named GUEST/CASE. The serial log, the cases disk
@@ -240,9 +240,10 @@ class Run:
         profile = self.uki_profile or UKI_PROFILE[guest]
         uki_args = []
         if profile == 'small':
-            p = run([os.path.join(self.src, 'tools/e2e/build-small-initrd'), self.assets])
+            p = run([os.path.join(self.src, 'tools/e2e/make-initrd'), '--small', os.path.join(self.assets, 'stage'),
+                     kver, os.path.join(self.assets, 'initrd-small.img')])
             if p.returncode != 0:
-                tap.test(False, f'{label}: the small initrd could not be built (tools/e2e/build-small-initrd)')
+                tap.test(False, f'{label}: the small initrd could not be built (tools/e2e/make-initrd --small)')
                 tap.comment(p.stdout[-3000:])
                 return self.not_run(tap, guest, cases, 'the small initrd could not be built')
             uki_args.append(f'--initrd={p.stdout.strip().splitlines()[-1]}')
