@@ -9,7 +9,7 @@
 #   differential.sh BUILDDIR SRCDIR [--record FILE]   (--record: write the reference's results)
 set -u
 build=$1 src=$2
-bin=$build/src/companions/ask-password/urlboot-ask-password
+bin=$build/src/ask-password/urlboot-ask-password
 ref=$src/tools/reference/systemd-unstable
 here=$src/test/ask-password
 cases=$src/test/data/ask-password/cases.jsonl

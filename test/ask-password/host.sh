@@ -9,7 +9,7 @@
 #   host.sh BUILDDIR SRCDIR
 set -u
 build=$1 src=$2
-bin=$build/src/companions/ask-password/urlboot-ask-password
+bin=$build/src/ask-password/urlboot-ask-password
 here=$src/test/ask-password
 cases=$src/test/data/ask-password/cases.jsonl
 

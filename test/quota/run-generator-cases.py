@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-GENERATOR = 'src/companions/quota/urlboot-dirquota-generator'
+GENERATOR = 'src/dirquota/urlboot-dirquota-generator'
 HELPER = '/usr/bin/urlboot-dirquota'
 # systemd 252 does not know v258's keys: that warning is expected, everything else is a finding.
 EXPECTED_WARNING = re.compile(r"Unknown key '(State|Cache|Logs)Directory(Quota|Accounting)' in section \[Service\]")

@@ -20,6 +20,7 @@
 #include "log.h"
 #include "macro.h"
 #include "manager-bus.h"
+#include "unit-info.h"
 #include "project-id.h"
 #include "quota-apply.h"
 #include "quota-format.h"
@@ -102,13 +103,13 @@ static int context_load(const char *name, Context *c) {
         *c = (Context) { .settings = UNIT_SETTINGS_INIT };
         if (!unit)
                 return log_oom();
-        r = manager_bus_open(&bus);
+        r = manager_bus_connect(MANAGER_SYSTEM, &bus);
         if (r < 0)
                 return log_error_errno(r, "Failed to connect to the system manager: %m");
         r = unit_info_load(bus, unit, &c->info, &error);
         if (r < 0)
                 return log_error_errno(r, "Failed to read the properties of %s: %s", unit,
-                                       error.message ?: strerror(-r));
+                                       bus_error_text(&error, r));
         if (streq(c->info.load_state, "not-found"))
                 return log_error_errno(-ENOENT, "Unit %s not found.", unit);
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * @file
- * The connection to the service manager (system or user), made the way systemd's own tools make it.
+ * The connection to the service manager (system or user), made the way systemd's own tools make it,
+ * and the few calls every companion that asks the manager needs. Its own library (libshared-bus): only
+ * the programs that talk D-Bus link libsystemd.
  */
 #pragma once
 

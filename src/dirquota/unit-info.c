@@ -10,32 +10,12 @@
 #include <unistd.h>
 
 #include "macro.h"
-#include "manager-bus.h"
+#include "unit-info.h"
 #include "string-util.h"
 
 #define SYSTEMD_DEST "org.freedesktop.systemd1"
 #define UNIT_IFACE "org.freedesktop.systemd1.Unit"
 #define SERVICE_IFACE "org.freedesktop.systemd1.Service"
-
-int manager_bus_open(sd_bus **ret) {
-        sd_bus *bus = NULL;
-        int r;
-
-        if (geteuid() == 0) {
-                r = sd_bus_new(&bus);
-                if (r < 0)
-                        return r;
-                r = sd_bus_set_address(bus, "unix:path=/run/systemd/private");
-                if (r >= 0)
-                        r = sd_bus_start(bus);
-                if (r >= 0) {
-                        *ret = bus;
-                        return 0;
-                }
-                sd_bus_unref(bus);
-        }
-        return sd_bus_open_system(ret);
-}
 
 static const char *const unit_suffixes[] = {
         ".service", ".socket", ".target", ".device", ".mount", ".automount",

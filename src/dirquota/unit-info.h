@@ -22,12 +22,6 @@ typedef struct UnitInfo {
 } UnitInfo;
 
 /**
- * Connect to the system manager: its private socket as root (works before dbus.service is up, e.g. for
- * early services), else the system bus.
- */
-int manager_bus_open(sd_bus **ret);
-
-/**
  * Load the unit (LoadUnit) and read its properties.
  * @v error  filled with the manager's error when it gives one
  */
