@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Sourced by the shell tests: TAP output. "check DESCRIPTION SHELL-CONDITION" prints one test line;
+# "check DESCRIPTION SHELL-CONDITION DETAIL" also prints DETAIL as a TAP comment when it fails.
 # "tap_exit" ends the script with status 1 if any check failed.
 tap_n=0
 tap_failed=0
@@ -9,6 +10,7 @@ check() {
 		echo "ok $tap_n - $1"
 	else
 		echo "not ok $tap_n - $1"
+		[ -n "${3:-}" ] && echo "# $3"
 		tap_failed=$((tap_failed + 1))
 	fi
 }

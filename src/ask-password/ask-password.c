@@ -37,6 +37,7 @@ static AskClientOptions arg_client = {
 static bool arg_user = false;
 static bool arg_cache_only = false;
 static const char *arg_listen = NULL;
+static uint64_t arg_message_timeout_usec = ASK_MESSAGE_TIMEOUT_USEC;
 static char *arg_message = NULL;
 
 static void help(void) {
@@ -74,6 +75,9 @@ static void help(void) {
                "\n"
                "Service mode (socket activation, or --listen=PATH for testing):\n"
                "     --listen=PATH      listen on PATH and serve each connection\n"
+               "     --message-timeout=SEC\n"
+               "                        close a connection that sends no whole message\n"
+               "                        within SEC seconds (default 30)\n"
                "     --no-tty           accepted for systemd's unit files; never uses a TTY\n");
 }
 
@@ -119,7 +123,7 @@ static int parse_argv(int argc, char *argv[]) {
         enum {
                 ARG_ICON = 0x100, ARG_ID, ARG_KEYNAME, ARG_TIMEOUT, ARG_CACHE_ONLY, ARG_ECHO, ARG_ACCEPT_CACHED,
                 ARG_NO_PUSH_CACHE, ARG_MULTIPLE, ARG_NO_OUTPUT, ARG_JSON, ARG_INTERACTIVE, ARG_SYSTEM, ARG_USER,
-                ARG_ADDRESS, ARG_LISTEN, ARG_NO_TTY, ARG_VERSION,
+                ARG_ADDRESS, ARG_LISTEN, ARG_MESSAGE_TIMEOUT, ARG_NO_TTY, ARG_VERSION,
         };
         static const struct option options[] = {
                 { "icon", required_argument, NULL, ARG_ICON },
@@ -138,6 +142,7 @@ static int parse_argv(int argc, char *argv[]) {
                 { "user", no_argument, NULL, ARG_USER },
                 { "address", required_argument, NULL, ARG_ADDRESS },
                 { "listen", required_argument, NULL, ARG_LISTEN },
+                { "message-timeout", required_argument, NULL, ARG_MESSAGE_TIMEOUT },
                 { "no-tty", no_argument, NULL, ARG_NO_TTY },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, ARG_VERSION },
@@ -207,6 +212,12 @@ static int parse_argv(int argc, char *argv[]) {
                 case ARG_LISTEN:
                         arg_listen = optarg;
                         break;
+                case ARG_MESSAGE_TIMEOUT:
+                        if (parse_timeout(optarg, &arg_message_timeout_usec) < 0) {
+                                log_error("--message-timeout= takes seconds or \"infinity\", not '%s'.", optarg);
+                                return -EINVAL;
+                        }
+                        break;
                 case ARG_NO_TTY:
                         break;
                 case 'h':
@@ -241,7 +252,11 @@ static int runtime_path(const char *suffix, char **ret) {
 
 static int run_service(void) {
         _cleanup_free_ char *directory = NULL;
-        AskServiceConfig config = { .user = arg_user, .directory = SYSTEM_DIRECTORY };
+        AskServiceConfig config = {
+                .user = arg_user,
+                .directory = SYSTEM_DIRECTORY,
+                .message_timeout_usec = arg_message_timeout_usec,
+        };
         int n, fd, r;
 
         if (arg_user) {

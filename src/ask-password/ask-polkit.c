@@ -3,6 +3,7 @@
  * @file
  * Who may ask, with polkit's pkcheck for other users.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -22,49 +23,14 @@ static const char *pkcheck_path(void) {
         return secure_getenv("URLBOOT_PKCHECK") ?: "/usr/bin/pkcheck";
 }
 
-/* Field 22 of /proc/PID/stat: polkit identifies a process by pid and start time, so a pid
- * reused by another process does not inherit the answer. */
-static int process_start_time(pid_t pid, unsigned long long *ret) {
-        _cleanup_free_ char *stat = NULL;
-        char path[64], *p;
-        int r;
-
-        snprintf(path, sizeof(path), "/proc/%d/stat", (int) pid);
-        r = read_full_file(path, 4096, &stat, NULL);
-        if (r < 0)
-                return r;
-        p = strrchr(stat, ')'); /* the command name may contain anything */
-        if (!p)
-                return -EIO;
-        /* After ")" come field 3 (state) onwards; the start time is the 20th of those. */
-        for (int field = 3; field < 22; field++) {
-                p = strchr(p + 1, ' ');
-                if (!p)
-                        return -EIO;
-        }
-        if (sscanf(p + 1, "%llu", ret) != 1)
-                return -EIO;
-        return 0;
-}
-
-AskAccess ask_polkit_check(const struct ucred *peer, bool interactive) {
-        char subject[96];
-        unsigned long long start;
+/* Runs pkcheck for the subject; its exit status, or -1. */
+static int run_pkcheck(const char *subject, bool interactive) {
         pid_t pid;
         int status;
 
-        if (peer->uid == 0 || peer->uid == getuid())
-                return ASK_ACCESS_ALLOWED;
-
-        if (process_start_time(peer->pid, &start) < 0) {
-                log_debug("Cannot identify process %d for polkit, denying.", (int) peer->pid);
-                return ASK_ACCESS_DENIED;
-        }
-        snprintf(subject, sizeof(subject), "%d,%llu,%u", (int) peer->pid, start, (unsigned) peer->uid);
-
         pid = fork();
         if (pid < 0)
-                return ASK_ACCESS_DENIED;
+                return -1;
         if (pid == 0) {
                 int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
@@ -84,17 +50,45 @@ AskAccess ask_polkit_check(const struct ucred *peer, bool interactive) {
         }
         while (waitpid(pid, &status, 0) < 0)
                 if (errno != EINTR)
-                        return ASK_ACCESS_DENIED;
+                        return -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
-        if (!WIFEXITED(status))
+/* The peer is still the process that connected. */
+static bool peer_unchanged(const ProcessIdentity *peer) {
+        int r = process_identity_verify(peer);
+
+        if (r < 0)
+                log_debug_errno(r, "Process %d is no longer the one that connected, denying: %m", (int) peer->pid);
+        return r >= 0;
+}
+
+AskAccess ask_polkit_check(const ProcessIdentity *peer, bool interactive) {
+        char subject[96];
+        int status;
+
+        assert(peer);
+
+        /* SO_PEERCRED's UID is the kernel's, fixed at connect(): root and we need no polkit. */
+        if (peer->uid == 0 || peer->uid == getuid())
+                return ASK_ACCESS_ALLOWED;
+
+        if (!peer_unchanged(peer))
                 return ASK_ACCESS_DENIED;
-        switch (WEXITSTATUS(status)) {
+        (void) snprintf(subject, sizeof(subject), "%d,%" PRIu64 ",%u", (int) peer->pid, peer->start_time,
+                        (unsigned) peer->uid);
+        status = run_pkcheck(subject, interactive);
+        /* polkit looked at whoever held the PID while it decided: still the same process? */
+        if (!peer_unchanged(peer))
+                return ASK_ACCESS_DENIED;
+
+        switch (status) {
         case 0:
                 return ASK_ACCESS_ALLOWED;
         case 2: /* authentication would be needed, but no interaction or no agent */
                 return ASK_ACCESS_NEEDS_INTERACTION;
         default: /* 1 not authorized, 3 dismissed, 127 no pkcheck or an error */
-                log_debug("pkcheck for uid %u exited with %d, denying.", (unsigned) peer->uid, WEXITSTATUS(status));
+                log_debug("pkcheck for uid %u exited with %d, denying.", (unsigned) peer->uid, status);
                 return ASK_ACCESS_DENIED;
         }
 }

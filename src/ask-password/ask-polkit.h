@@ -7,7 +7,7 @@
 #pragma once
 
 #include <stdbool.h>
-#include <sys/socket.h>
+#include "process-identity.h"
 
 #define ASK_POLKIT_ACTION "io.systemd.ask-password.ask"
 
@@ -18,8 +18,13 @@ typedef enum AskAccess {
 } AskAccess;
 
 /**
- * Decide for a peer.
+ * Decide for a peer, as identified when it connected.
+ *
+ * polkit is asked about "PID,START-TIME,UID"; before and after it answers, the process at PID must
+ * still be the one that connected (same start time and UID, or its pidfd alive): a peer that left its
+ * socket to a child and exited, its PID since given to a process of someone polkit would allow, is
+ * denied.
  * @v interactive  the caller allowed polkit to ask for authentication
- * @ret            the decision; a missing or failing pkcheck denies
+ * @ret            the decision; a missing or failing pkcheck denies, as does a peer not identified
  */
-AskAccess ask_polkit_check(const struct ucred *peer, bool interactive);
+AskAccess ask_polkit_check(const ProcessIdentity *peer, bool interactive);

@@ -15,6 +15,7 @@
 #include "ask-service.h"
 #include "log.h"
 #include "passwords.h"
+#include "string-util.h"
 #include "varlink-connection.h"
 #include "varlink-json.h"
 #include "varlink-server.h"
@@ -86,7 +87,6 @@ static int method_ask(VarlinkLink *link, struct json_object *parameters, Varlink
         const AskServiceConfig *config = userdata;
         _cleanup_passwords_ char **passwords = NULL;
         const char *bad_field = NULL;
-        struct ucred peer;
         AskRequest req;
         int r;
 
@@ -94,10 +94,7 @@ static int method_ask(VarlinkLink *link, struct json_object *parameters, Varlink
         if (r < 0)
                 return varlink_link_error_invalid_parameter(link, bad_field);
 
-        r = varlink_link_peer(link, &peer);
-        if (r < 0)
-                return r;
-        switch (ask_polkit_check(&peer, req.allow_interactive_authentication)) {
+        switch (ask_polkit_check(varlink_link_peer(link), req.allow_interactive_authentication)) {
         case ASK_ACCESS_ALLOWED:
                 break;
         case ASK_ACCESS_NEEDS_INTERACTION:
@@ -136,7 +133,13 @@ static const VarlinkMethodBinding methods[] = {
         {},
 };
 
+/* An Ask call is a few hundred bytes: anyone may connect, so nobody gets more parsed for them (the
+ * library's default is 16 MiB). */
+#define ASK_MESSAGE_MAX (64U * 1024U)
+
 static VarlinkService service_for(const AskServiceConfig *config) {
+        const char *pidfd = secure_getenv("URLBOOT_VARLINK_PEER_PIDFD");
+
         return (VarlinkService) {
                 .vendor = "urlboot",
                 .product = "urlboot (urlboot-ask-password)",
@@ -145,6 +148,9 @@ static VarlinkService service_for(const AskServiceConfig *config) {
                 .interfaces = interfaces,
                 .methods = methods,
                 .userdata = (void *) config,
+                .buffer_max = ASK_MESSAGE_MAX,
+                .message_timeout_usec = config->message_timeout_usec == UINT64_MAX ? 0 : config->message_timeout_usec,
+                .peer_without_pidfd = pidfd && streq(pidfd, "0"),
         };
 }
 

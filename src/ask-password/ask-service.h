@@ -7,10 +7,15 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stdint.h>
+
+/* How long a connection may take to send a whole message (first and between): anyone may connect. */
+#define ASK_MESSAGE_TIMEOUT_USEC (30U * 1000U * 1000U)
 
 typedef struct AskServiceConfig {
-        bool user;             /* --user: $XDG_RUNTIME_DIR/systemd/ask-password, own uid trusted */
-        const char *directory; /* where ask files go */
+        bool user;                     /* --user: $XDG_RUNTIME_DIR/systemd/ask-password, own uid trusted */
+        const char *directory;         /* where ask files go */
+        uint64_t message_timeout_usec; /* UINT64_MAX: none */
 } AskServiceConfig;
 
 /** Serve one connected socket (socket activation with Accept=yes); fd is closed. */

@@ -22,6 +22,7 @@
 struct VarlinkLink {
         const VarlinkService *service;
         VarlinkConnection conn;
+        ProcessIdentity peer;
         VarlinkCallFlags flags; /* of the call being handled */
         bool answered;          /* the final reply or error went out (or would have, for oneway) */
         bool closed;
@@ -98,12 +99,8 @@ int varlink_link_fd(const VarlinkLink *l) {
         return l->conn.fd;
 }
 
-int varlink_link_peer(const VarlinkLink *l, struct ucred *ret) {
-        socklen_t n = sizeof(*ret);
-
-        if (getsockopt(l->conn.fd, SOL_SOCKET, SO_PEERCRED, ret, &n) < 0)
-                return -errno;
-        return 0;
+const ProcessIdentity *varlink_link_peer(const VarlinkLink *l) {
+        return &l->peer;
 }
 
 /* The service's interfaces, then the two every service has. */
@@ -247,15 +244,20 @@ static int link_dispatch(VarlinkLink *l, const VarlinkCall *call) {
 }
 
 int varlink_service_serve(const VarlinkService *s, int fd) {
-        VarlinkLink l = { .service = s };
+        VarlinkLink l = { .service = s, .peer = PROCESS_IDENTITY_NULL };
+        uint64_t timeout = s->message_timeout_usec > 0 ? s->message_timeout_usec : VARLINK_INFINITY;
         int r;
 
         varlink_connection_init(&l.conn, fd, s->buffer_max);
+        /* Before the first byte is read: the caller cannot hand the socket on and leave first. */
+        r = process_identity_from_socket(fd, !s->peer_without_pidfd, &l.peer);
+        if (r < 0)
+                log_debug_errno(r, "Cannot identify the peer, methods that depend on it will refuse: %m");
         for (;;) {
                 _cleanup_json_ struct json_object *msg = NULL;
                 VarlinkCall call;
 
-                r = varlink_connection_read(&l.conn, VARLINK_INFINITY, &msg);
+                r = varlink_connection_read(&l.conn, timeout, &msg);
                 if (r == 0)
                         break; /* the peer hung up */
                 if (r < 0) {
@@ -275,6 +277,7 @@ int varlink_service_serve(const VarlinkService *s, int fd) {
                 }
         }
         varlink_connection_done(&l.conn);
+        process_identity_done(&l.peer);
         return 0;
 }
 

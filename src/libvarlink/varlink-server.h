@@ -19,6 +19,7 @@
 
 #include <json-c/json.h>
 
+#include "process-identity.h"
 #include "varlink-idl.h"
 #include "varlink-message.h"
 
@@ -42,6 +43,8 @@ typedef struct VarlinkService {
         const VarlinkMethodBinding *methods;           /* terminated by { NULL } */
         void *userdata;
         size_t buffer_max;                             /* 0: 16 MiB */
+        uint64_t message_timeout_usec;                 /* each message complete within (0: no limit) */
+        bool peer_without_pidfd;                       /* tests: identify peers as before Linux 6.5 */
 } VarlinkService;
 
 /** Serve the calls of one connected socket until the peer hangs up; fd is closed. */
@@ -71,5 +74,9 @@ void varlink_link_close(VarlinkLink *l);
 
 /** The connection's socket, e.g. to notice the peer hanging up while a handler waits. */
 int varlink_link_fd(const VarlinkLink *l);
-/** The peer's pid, uid and gid at connect time. */
-int varlink_link_peer(const VarlinkLink *l, struct ucred *ret);
+/**
+ * Who connected: taken when the connection was (before anything was read), so that a decision about
+ * the caller is about that process; check it again with process_identity_verify() after asking anyone
+ * (polkit) about it.
+ */
+const ProcessIdentity *varlink_link_peer(const VarlinkLink *l);
