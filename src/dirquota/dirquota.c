@@ -25,6 +25,7 @@
 #include "quota-apply.h"
 #include "quota-format.h"
 #include "quota-fs.h"
+#include "quota-record.h"
 #include "string-util.h"
 #include "systemd-version.h"
 #include "unit-settings.h"
@@ -81,6 +82,35 @@ static char *directory_path(QuotaDirType t, const char *name, bool private) {
         char *p;
 
         return asprintf(&p, "%s/%s%s", quota_dir_type_prefix(t), private ? "private/" : "", name) < 0 ? NULL : p;
+}
+
+/* The same as the prefix the manager owns and the name the unit configured (reached without links). */
+static char *directory_ref(QuotaDirType t, const char *name, bool private, QuotaDirectory *ret) {
+        char *prefix;
+
+        if (asprintf(&prefix, "%s%s", quota_dir_type_prefix(t), private ? "/private" : "") < 0)
+                return NULL;
+        *ret = (QuotaDirectory) { .prefix = prefix, .name = name };
+        return prefix;
+}
+
+/* One line for what the safe open refused (quota-apply.h, quota_ops_linux), else the generic one. */
+static void log_directory_error(int r, const char *path, const char *what, QuotaStep step) {
+        switch (r) {
+        case -ELOOP:
+                log_error("Refusing %s: a symbolic link is on the way to it (a directory of the unit was "
+                          "replaced by a link?); no quota is applied through links.", path);
+                break;
+        case -EXDEV:
+                log_error("Refusing %s: the name leads out of its prefix.", path);
+                break;
+        case -EPERM:
+                log_error("Refusing %s: it belongs neither to root nor to the unit's user (the owner of its "
+                          "top directory).", path);
+                break;
+        default:
+                log_error_errno(r, "Failed to %s %s (%s): %m", what, path, quota_step_to_string(step));
+        }
 }
 
 typedef struct Context {
@@ -146,6 +176,7 @@ static void warn_unsupported(const char *path, const QuotaReport *report, bool *
 }
 
 static int verb_apply(const char *name) {
+        QuotaRecord record, recorded;
         Context c;
         bool warned = false;
         int r, v;
@@ -167,21 +198,28 @@ static int verb_apply(const char *name) {
                 return EXIT_FAILURE;
         }
 
+        r = quota_record_load(QUOTA_RECORD_DIR, c.info.id, &record);
+        if (r < 0)
+                log_warning_errno(r, "Cannot read the project IDs recorded for %s, ignoring: %m", c.info.id);
+        recorded = record;
+
         for (QuotaDirType t = 0; t < _QUOTA_DIR_TYPE_MAX; t++) {
                 const QuotaLimit *limit = &c.settings.limits[t];
-                QuotaTypeRun run = {};
+                QuotaTypeRun run = { .recorded_id = recorded.ids[t] };
 
                 STRV_FOREACH(d, c.info.directories[t]) {
-                        _cleanup_free_ char *path = directory_path(t, *d, c.info.dynamic_user);
+                        _cleanup_free_ char *path = directory_path(t, *d, c.info.dynamic_user), *prefix = NULL;
                         QuotaReport report = {};
+                        QuotaDirectory dir;
                         QuotaStep step;
 
-                        if (!path) {
+                        prefix = directory_ref(t, *d, c.info.dynamic_user, &dir);
+                        if (!path || !prefix) {
                                 log_oom();
                                 context_done(&c);
                                 return quota_dir_type_exit_status(t);
                         }
-                        r = quota_apply_directory(&quota_ops_linux, path, c.info.control_group, t, limit, &run,
+                        r = quota_apply_directory(&quota_ops_linux, &dir, c.info.control_group, t, limit, &run,
                                                   &report, &step);
                         if (r < 0) {
                                 if (r == -EBUSY)
@@ -192,11 +230,13 @@ static int verb_apply(const char *name) {
                                                         "(a share in %sQuota= cannot be computed).",
                                                         path, quota_dir_type_to_string(t));
                                 else
-                                        log_error_errno(r, "Failed to apply %sQuota= to %s (%s): %m",
-                                                        quota_dir_type_to_string(t), path, quota_step_to_string(step));
+                                        log_directory_error(r, path, "apply the quota settings to", step);
                                 context_done(&c);
                                 return quota_dir_type_exit_status(t);
                         }
+                        if (report.foreign_id != 0)
+                                log_notice("%s carried project %" PRIu32 ", which urlboot did not give %s: not "
+                                           "adopted, its limits untouched.", path, report.foreign_id, c.info.id);
                         if (report.unsupported && (limit->enforce || limit->accounting))
                                 warn_unsupported(path, &report, &warned);
                         if (report.release_error < 0)
@@ -215,6 +255,13 @@ static int verb_apply(const char *name) {
                         else if (report.project_id > 0)
                                 log_debug("%s: project %" PRIu32 ".", path, report.project_id);
                 }
+                record.ids[t] = run.project_id;
+        }
+        if (memcmp(&record, &recorded, sizeof(record)) != 0) {
+                r = quota_record_save(QUOTA_RECORD_DIR, c.info.id, &record);
+                if (r < 0)
+                        log_warning_errno(r, "Failed to record the project IDs of %s in %s, ignoring: %m",
+                                          c.info.id, QUOTA_RECORD_DIR);
         }
         context_done(&c);
         return EXIT_SUCCESS;
@@ -229,8 +276,9 @@ typedef struct TypeStatus {
 /* Reads the first directory of the type, as v258 does for StateDirectoryQuotaUsage. */
 static void type_status(const Context *c, QuotaDirType t, TypeStatus *ret) {
         const QuotaLimit *limit = &c->settings.limits[t];
-        _cleanup_free_ char *path = NULL;
+        _cleanup_free_ char *prefix = NULL;
         QuotaReport report = {};
+        QuotaDirectory dir;
         struct dqblk dq;
         int r;
 
@@ -238,12 +286,12 @@ static void type_status(const Context *c, QuotaDirType t, TypeStatus *ret) {
                               .inode_limit = UINT64_MAX };
         if (!(limit->enforce || limit->accounting) || strv_length(c->info.directories[t]) == 0)
                 return;
-        path = directory_path(t, c->info.directories[t][0], c->info.dynamic_user);
-        if (!path)
+        prefix = directory_ref(t, c->info.directories[t][0], c->info.dynamic_user, &dir);
+        if (!prefix)
                 return;
-        r = quota_read_usage(&quota_ops_linux, path, &ret->project_id, &dq, &report);
+        r = quota_read_usage(&quota_ops_linux, &dir, &ret->project_id, &dq, &report);
         if (r < 0)
-                log_debug_errno(r, "Cannot read the quota of %s: %m", path);
+                log_debug_errno(r, "Cannot read the quota of %s/%s: %m", dir.prefix, dir.name);
         if (r <= 0)
                 return;
         if (limit->accounting) {
@@ -329,30 +377,41 @@ static int verb_status(const char *name) {
 }
 
 static int verb_release(const char *name) {
+        _cleanup_free_ char *cgroup = NULL;
+        QuotaRecord record;
         Context c;
         bool failed = false, warned = false;
+        int r;
 
         if (context_load(name, &c) < 0) {
                 context_done(&c);
                 return EXIT_FAILURE;
         }
+        r = quota_record_load(QUOTA_RECORD_DIR, c.info.id, &record);
+        if (r < 0)
+                log_warning_errno(r, "Cannot read the project IDs recorded for %s, ignoring: %m", c.info.id);
+        /* stopped units have no control group: the candidates are hashed from the one they would get */
+        if (unit_info_cgroup_path(&c.info, &cgroup) < 0)
+                log_debug("%s has no control group and no slice: only recorded project IDs count as its own.",
+                          c.info.id);
         for (QuotaDirType t = 0; t < _QUOTA_DIR_TYPE_MAX; t++)
                 STRV_FOREACH(d, c.info.directories[t])
                         /* both places: DynamicUser= may have been switched since the IDs were set */
                         for (int private = 0; private < 2; private++) {
-                                _cleanup_free_ char *path = directory_path(t, *d, private);
+                                _cleanup_free_ char *path = directory_path(t, *d, private), *prefix = NULL;
                                 QuotaReport report = {};
+                                QuotaDirectory dir;
                                 QuotaStep step;
-                                int r;
 
-                                if (!path)
+                                prefix = directory_ref(t, *d, private, &dir);
+                                if (!path || !prefix)
                                         return log_oom(), EXIT_FAILURE;
-                                r = quota_release_directory(&quota_ops_linux, path, false, &report, &step);
+                                r = quota_release_directory(&quota_ops_linux, &dir, cgroup, t,
+                                                            record.ids[t], false, &report, &step);
                                 if (r == -ENOENT)
                                         continue;
                                 if (r < 0) {
-                                        log_error_errno(r, "Failed to release %s (%s): %m", path,
-                                                        quota_step_to_string(step));
+                                        log_directory_error(r, path, "release", step);
                                         failed = true;
                                 } else if (report.release_error < 0) {
                                         log_error_errno(report.release_error,
@@ -364,6 +423,12 @@ static int verb_release(const char *name) {
                                 if (report.unsupported)
                                         warn_unsupported(path, &report, &warned);
                         }
+        if (!failed) {
+                r = quota_record_save(QUOTA_RECORD_DIR, c.info.id, &(QuotaRecord) {});
+                if (r < 0)
+                        log_warning_errno(r, "Failed to remove the record of %s in %s, ignoring: %m", c.info.id,
+                                          QUOTA_RECORD_DIR);
+        }
         if (unit_settings_want_quota(&c.settings))
                 log_notice("%s still configures directory quotas; its next start sets them up again.", c.info.id);
         context_done(&c);

@@ -7,12 +7,15 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "macro.h"
+#include "open-beneath.h"
 #include "project-id.h"
 #include "quota-apply.h"
 #include "quota-fs.h"
+#include "string-util.h"
 
 #define PROJECT_ID_ATTEMPTS 10
 
@@ -165,6 +168,17 @@ static int set_limits(const QuotaOps *ops, int h, uint32_t id, const QuotaLimit 
         return 0;
 }
 
+/* The tree gets ID 0 again; a failure is only reported (v258 warns). */
+static int release_tree(const QuotaOps *ops, int h, QuotaReport *report) {
+        int r = ops->set_project_recursive(ops->userdata, h, 0);
+
+        if (r < 0)
+                report->release_error = r;
+        else
+                report->project_id = 0;
+        return 0;
+}
+
 /* The settings are gone: no hard limits any more, and no ID unless accounting wants it. */
 static int unset_project(const QuotaOps *ops, int h, uint32_t id, bool keep_project_id, QuotaReport *report,
                          QuotaStep *ret_step) {
@@ -185,14 +199,19 @@ static int unset_project(const QuotaOps *ops, int h, uint32_t id, bool keep_proj
                 if (r < 0)
                         return r;
         }
-        if (!keep_project_id) {
-                r = ops->set_project_recursive(ops->userdata, h, 0);
-                if (r < 0)
-                        report->release_error = r;
-                else
-                        report->project_id = 0;
-        }
-        return 0;
+        return keep_project_id ? 0 : release_tree(ops, h, report);
+}
+
+/* The unit's own: its hashed candidate (when its control group is known) or the ID urlboot recorded. */
+static bool project_id_is_units(uint32_t id, const char *cgroup, QuotaDirType type, uint32_t recorded_id) {
+        uint32_t candidate;
+
+        if (!project_id_in_range(id))
+                return false;
+        if (recorded_id != 0 && id == recorded_id)
+                return true;
+        return !isempty(cgroup) && project_id_candidate(cgroup, quota_dir_type_to_string(type), &candidate) >= 0 &&
+               id == candidate;
 }
 
 /* Finds the type's ID for its first directory: the hashed candidate, or random ones after collisions. */
@@ -235,7 +254,7 @@ static int pick_project_id(const QuotaOps *ops, int h, const char *cgroup, Quota
 
 static int apply_open(const QuotaOps *ops, int h, const char *cgroup, QuotaDirType type, const QuotaLimit *limit,
                       QuotaTypeRun *run, QuotaReport *report, QuotaStep *ret_step) {
-        bool supported = false;
+        bool supported = false, ours;
         uint32_t id;
         int r;
 
@@ -245,14 +264,23 @@ static int apply_open(const QuotaOps *ops, int h, const char *cgroup, QuotaDirTy
                 return quota_errno_action(QUOTA_STEP_GET_PROJECT, r) == QUOTA_ACTION_UNSUPPORTED ?
                                mark_unsupported(report, QUOTA_STEP_GET_PROJECT, r) : r;
         report->project_id = project_id_in_range(id) ? id : 0;
+        ours = project_id_in_range(id) &&
+               (id == run->project_id || project_id_is_units(id, cgroup, type, run->recorded_id));
+        if (project_id_in_range(id) && !ours)
+                report->foreign_id = id;
 
-        /* the type's first directory with an ID lends it to the others */
-        if (project_id_in_range(id) && run->project_id == 0)
+        /* the type's first directory with an ID of the unit's lends it to the others */
+        if (ours && run->project_id == 0)
                 run->project_id = id;
 
         if (!limit->enforce) {
-                if (project_id_in_range(id)) {
+                if (ours) {
                         r = unset_project(ops, h, id, limit->accounting, report, ret_step);
+                        if (r < 0)
+                                return r;
+                } else if (report->foreign_id != 0 && !limit->accounting) {
+                        /* someone else's project: the tree leaves it, its record stays as it is */
+                        r = release_tree(ops, h, report);
                         if (r < 0)
                                 return r;
                 }
@@ -292,12 +320,12 @@ static int apply_open(const QuotaOps *ops, int h, const char *cgroup, QuotaDirTy
         return 0;
 }
 
-int quota_apply_directory(const QuotaOps *ops, const char *path, const char *cgroup, QuotaDirType type,
+int quota_apply_directory(const QuotaOps *ops, const QuotaDirectory *dir, const char *cgroup, QuotaDirType type,
                           const QuotaLimit *limit, QuotaTypeRun *run, QuotaReport *report, QuotaStep *ret_step) {
         int h, r;
 
         *ret_step = QUOTA_STEP_GET_PROJECT;
-        h = ops->open_dir(ops->userdata, path);
+        h = ops->open_dir(ops->userdata, dir);
         if (h < 0)
                 return h;
         r = apply_open(ops, h, cgroup, type, limit, run, report, ret_step);
@@ -305,31 +333,37 @@ int quota_apply_directory(const QuotaOps *ops, const char *path, const char *cgr
         return r;
 }
 
-int quota_release_directory(const QuotaOps *ops, const char *path, bool keep_project_id, QuotaReport *report,
-                            QuotaStep *ret_step) {
+int quota_release_directory(const QuotaOps *ops, const QuotaDirectory *dir, const char *cgroup, QuotaDirType type,
+                            uint32_t recorded_id, bool keep_project_id, QuotaReport *report, QuotaStep *ret_step) {
         uint32_t id;
         int h, r;
 
         *ret_step = QUOTA_STEP_GET_PROJECT;
-        h = ops->open_dir(ops->userdata, path);
+        h = ops->open_dir(ops->userdata, dir);
         if (h < 0)
                 return h;
         r = ops->get_project(ops->userdata, h, NULL, &id);
         if (r < 0) {
                 if (quota_errno_action(QUOTA_STEP_GET_PROJECT, r) == QUOTA_ACTION_UNSUPPORTED)
                         r = mark_unsupported(report, QUOTA_STEP_GET_PROJECT, r);
-        } else if (project_id_in_range(id)) {
+        } else if (project_id_is_units(id, cgroup, type, recorded_id)) {
                 report->project_id = id;
                 r = unset_project(ops, h, id, keep_project_id, report, ret_step);
                 if (r >= 0)
                         r = 1;
+        } else if (project_id_in_range(id)) {
+                /* someone else's project: the tree leaves it, its record stays as it is */
+                report->project_id = report->foreign_id = id;
+                if (!keep_project_id)
+                        (void) release_tree(ops, h, report);
+                r = 1;
         } else
                 r = 0;
         ops->close_dir(ops->userdata, h);
         return r;
 }
 
-int quota_read_usage(const QuotaOps *ops, const char *path, uint32_t *ret_id, struct dqblk *ret,
+int quota_read_usage(const QuotaOps *ops, const QuotaDirectory *dir, uint32_t *ret_id, struct dqblk *ret,
                      QuotaReport *report) {
         bool supported = false;
         uint32_t id = 0;
@@ -337,7 +371,7 @@ int quota_read_usage(const QuotaOps *ops, const char *path, uint32_t *ret_id, st
 
         *ret_id = 0;
         *ret = (struct dqblk) {};
-        h = ops->open_dir(ops->userdata, path);
+        h = ops->open_dir(ops->userdata, dir);
         if (h < 0)
                 return h;
         r = ops->get_project(ops->userdata, h, NULL, &id);
@@ -357,10 +391,32 @@ int quota_read_usage(const QuotaOps *ops, const char *path, uint32_t *ret_id, st
 
 /* The real file system: handles are directory fds. */
 
-static int linux_open_dir(void *userdata, const char *path) {
-        int fd = open(path, O_RDONLY | O_CLOEXEC | O_DIRECTORY);
+static int linux_open_dir(void *userdata, const QuotaDirectory *dir) {
+        _cleanup_close_ int prefix_fd = -1, top_fd = -1, fd = -1;
+        _cleanup_free_ char *top = NULL;
+        struct stat st_top, st;
 
-        return fd < 0 ? -errno : fd;
+        /* The prefix is the manager's; below it, nothing is followed. */
+        prefix_fd = open(dir->prefix, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (prefix_fd < 0)
+                return -errno;
+        top = strndup(dir->name, strcspn(dir->name, "/"));
+        if (!top)
+                return -ENOMEM;
+        top_fd = open_beneath(prefix_fd, top, O_RDONLY | O_DIRECTORY);
+        if (top_fd < 0)
+                return top_fd;
+        fd = open_beneath(prefix_fd, dir->name, O_RDONLY | O_DIRECTORY);
+        if (fd < 0)
+                return fd;
+        if (fstat(top_fd, &st_top) < 0 || fstat(fd, &st) < 0)
+                return -errno;
+        /* The manager gave the top directory to the unit's user (or root's): nothing of a third one. */
+        if (!S_ISDIR(st.st_mode))
+                return -ENOTDIR;
+        if (st.st_uid != 0 && st.st_uid != st_top.st_uid)
+                return -EPERM;
+        return TAKE_FD(fd);
 }
 
 static void linux_close_dir(void *userdata, int handle) {

@@ -12,6 +12,7 @@
 #include "macro.h"
 #include "unit-info.h"
 #include "string-util.h"
+#include "unit-name.h"
 
 #define SYSTEMD_DEST "org.freedesktop.systemd1"
 #define UNIT_IFACE "org.freedesktop.systemd1.Unit"
@@ -55,6 +56,8 @@ int unit_info_load(sd_bus *bus, const char *unit, UnitInfo *ret, sd_bus_error *e
         if (r >= 0)
                 r = sd_bus_get_property_strv(bus, SYSTEMD_DEST, path, UNIT_IFACE, "DropInPaths", error,
                                              &i.dropin_paths);
+        if (r >= 0 && endswith(i.id, ".service"))
+                r = sd_bus_get_property_string(bus, SYSTEMD_DEST, path, SERVICE_IFACE, "Slice", error, &i.slice);
         /* the rest exists for services only; a unit of another type has no such directories for us */
         if (r >= 0 && endswith(i.id, ".service")) {
                 for (QuotaDirType t = 0; r >= 0 && t < _QUOTA_DIR_TYPE_MAX; t++)
@@ -72,7 +75,7 @@ int unit_info_load(sd_bus *bus, const char *unit, UnitInfo *ret, sd_bus_error *e
                 return r;
         }
         i.dynamic_user = dynamic_user;
-        if (!i.control_group && !(i.control_group = strdup(""))) {
+        if ((!i.control_group && !(i.control_group = strdup(""))) || (!i.slice && !(i.slice = strdup("")))) {
                 unit_info_done(&i);
                 return -ENOMEM;
         }
@@ -88,5 +91,40 @@ void unit_info_done(UnitInfo *i) {
         for (QuotaDirType t = 0; t < _QUOTA_DIR_TYPE_MAX; t++)
                 strv_free(i->directories[t]);
         free(i->control_group);
+        free(i->slice);
         *i = (UnitInfo) {};
+}
+
+int unit_info_cgroup_path(const UnitInfo *i, char **ret) {
+        _cleanup_free_ char *path = NULL;
+        const char *suffix;
+
+        if (!isempty(i->control_group)) {
+                *ret = strdup(i->control_group);
+                return *ret ? 0 : -ENOMEM;
+        }
+        suffix = endswith(i->slice, ".slice");
+        if (!suffix || suffix == i->slice)
+                return -EINVAL;
+        /* "-.slice" is the root; "a-b.slice" lives in "a.slice": one level per dash-separated prefix */
+        path = strdup("");
+        if (!path)
+                return -ENOMEM;
+        if (!streq(i->slice, "-.slice"))
+                for (const char *p = i->slice;;) {
+                        const char *dash = strchr(p, '-');
+                        size_t n = !dash || dash > suffix ? (size_t) (suffix - i->slice) : (size_t) (dash - i->slice);
+                        char level[UNIT_NAME_MAX + 16];
+
+                        (void) snprintf(level, sizeof(level), "/%.*s.slice", (int) n, i->slice);
+                        if (!strextend(&path, level, NULL))
+                                return -ENOMEM;
+                        if (n == (size_t) (suffix - i->slice))
+                                break;
+                        p = dash + 1;
+                }
+        if (!strextend(&path, "/", i->id, NULL))
+                return -ENOMEM;
+        *ret = TAKE_PTR(path);
+        return 0;
 }

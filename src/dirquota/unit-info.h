@@ -19,6 +19,7 @@ typedef struct UnitInfo {
         char **directories[_QUOTA_DIR_TYPE_MAX];        /* as configured, relative to the prefixes */
         bool dynamic_user;
         char *control_group;                            /* "" while the unit has none */
+        char *slice;                                    /* "system.slice", … ("" if none) */
 } UnitInfo;
 
 /**
@@ -28,6 +29,14 @@ typedef struct UnitInfo {
 int unit_info_load(sd_bus *bus, const char *unit, UnitInfo *ret, sd_bus_error *error);
 
 void unit_info_done(UnitInfo *i);
+
+/**
+ * The control group the unit has when it runs: ControlGroup, or while it has none the path the manager
+ * gives it below its slice ("a-b.slice" → "/a.slice/a-b.slice/UNIT"), from which v258's candidate
+ * project IDs are hashed.
+ * @ret 0, -ENOMEM, -EINVAL for a unit without a slice
+ */
+int unit_info_cgroup_path(const UnitInfo *i, char **ret);
 
 /** "foo" → "foo.service"; names with a unit suffix stay as they are. NULL when out of memory. */
 char *unit_name_mangle_service(const char *name);

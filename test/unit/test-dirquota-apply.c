@@ -75,13 +75,24 @@ static unsigned inodes_of(FakeFs *fs, uint32_t id) {
         return n;
 }
 
-static int fake_open(void *u, const char *path) {
+static int fake_open(void *u, const QuotaDirectory *dir) {
         FakeFs *fs = u;
+        char path[256];
 
+        (void) snprintf(path, sizeof(path), "%s/%s", dir->prefix, dir->name);
         for (size_t i = 0; i < ELEMENTSOF(fs->dirs); i++)
                 if (fs->dirs[i].path && streq(fs->dirs[i].path, path))
                         return (int) i;
         return -ENOENT;
+}
+
+/* "/var/lib/foo" as the manager's prefix and the unit's name. */
+static QuotaDirectory dir_of(const char *path) {
+        const char *slash = strrchr(path, '/');
+        static char prefix[64];
+
+        (void) snprintf(prefix, sizeof(prefix), "%.*s", (int) (slash - path), path);
+        return (QuotaDirectory) { .prefix = prefix, .name = slash + 1 };
 }
 
 static void fake_close(void *u, int h) {
@@ -216,7 +227,9 @@ static int apply(FakeFs *fs, const char *path, const QuotaLimit *q, QuotaTypeRun
         QuotaStep step;
 
         *report = (QuotaReport) {};
-        return quota_apply_directory(&ops, path, CGROUP, QUOTA_DIR_STATE, q, run, report, &step);
+        QuotaDirectory dir = dir_of(path);
+
+        return quota_apply_directory(&ops, &dir, CGROUP, QUOTA_DIR_STATE, q, run, report, &step);
 }
 
 TEST(fresh_directory_gets_the_hashed_id_and_a_block_limit) {
@@ -249,22 +262,55 @@ TEST(second_directory_shares_the_id_and_limits_are_set_once) {
         ASSERT_EQ(record(fs, run.project_id, false)->bhard, 2);
 }
 
-TEST(existing_id_is_adopted) {
+TEST(recorded_id_is_adopted) {
         FakeFs *fs = fake_new();
         QuotaLimit q = bytes_limit(4096);
-        QuotaTypeRun run = {};
+        QuotaTypeRun run = { .recorded_id = 3000000000u };
         QuotaReport rep;
 
         fs->dirs[0].top_id = fs->dirs[0].rest_id = 3000000000u;
         ASSERT_OK(apply(fs, "/var/lib/foo", &q, &run, &rep));
         ASSERT_TRUE(run.project_id == 3000000000u);
         ASSERT_EQ(record(fs, 3000000000u, false)->bhard, 4);
+        ASSERT_EQ(rep.foreign_id, 0);
         /* an ID below the range is not ours: replaced by the candidate */
         fs = fake_new();
         run = (QuotaTypeRun) {};
         fs->dirs[0].top_id = fs->dirs[0].rest_id = 42;
         ASSERT_OK(apply(fs, "/var/lib/foo", &q, &run, &rep));
         ASSERT_TRUE(run.project_id == candidate(QUOTA_DIR_STATE));
+}
+
+/* F3 of the security review of 2026-12-05: the owner of a directory may put any project ID on it; v258
+ * adopts it and writes the unit's limit into that project. Ours relabels and leaves that project alone. */
+TEST(foreign_id_is_not_adopted_and_its_limits_stay) {
+        FakeFs *fs = fake_new();
+        QuotaLimit q = bytes_limit(4096), none = QUOTA_LIMIT_UNSET;
+        QuotaTypeRun run = { .recorded_id = 2900000000u };
+        QuotaReport rep;
+        FakeRecord *other;
+
+        other = record(fs, 3000000001u, true);  /* another unit's project, with its own limit */
+        other->bhard = 999;
+        other->other_inodes = 5;
+        fs->dirs[0].top_id = fs->dirs[0].rest_id = 3000000001u;
+        ASSERT_OK(apply(fs, "/var/lib/foo", &q, &run, &rep));
+        ASSERT_TRUE(rep.foreign_id == 3000000001u);
+        ASSERT_TRUE(run.project_id == candidate(QUOTA_DIR_STATE));
+        ASSERT_TRUE(fs->dirs[0].top_id == run.project_id && fs->dirs[0].rest_id == run.project_id);
+        ASSERT_EQ(record(fs, 3000000001u, false)->bhard, 999);
+        ASSERT_EQ(record(fs, run.project_id, false)->bhard, 4);
+
+        /* settings gone: the directory leaves the foreign project, whose limits are not reset */
+        fs = fake_new();
+        other = record(fs, 3000000001u, true);
+        other->bhard = 999;
+        fs->dirs[0].top_id = fs->dirs[0].rest_id = 3000000001u;
+        run = (QuotaTypeRun) {};
+        ASSERT_OK(apply(fs, "/var/lib/foo", &none, &run, &rep));
+        ASSERT_EQ(record(fs, 3000000001u, false)->bhard, 999);
+        ASSERT_EQ(fs->dirs[0].rest_id, 0);
+        ASSERT_EQ(fs->setquota_calls, 0);
 }
 
 TEST(populated_candidate_moves_on_to_random_ids) {
@@ -456,6 +502,7 @@ TEST(xfs_unknown_id_counts_as_unused) {
 }
 
 TEST(release_and_read_usage) {
+        QuotaDirectory foo = dir_of("/var/lib/foo");
         FakeFs *fs = fake_new();
         QuotaLimit q = bytes_limit(1048576);
         QuotaOps ops = fake_ops(fs);
@@ -467,14 +514,27 @@ TEST(release_and_read_usage) {
 
         ASSERT_OK(apply(fs, "/var/lib/foo", &q, &run, &rep));
         rep = (QuotaReport) {};
-        ASSERT_EQ(quota_read_usage(&ops, "/var/lib/foo", &id, &dq, &rep), 1);
+        ASSERT_EQ(quota_read_usage(&ops, &foo, &id, &dq, &rep), 1);
         ASSERT_TRUE(id == run.project_id && dq.dqb_curinodes == 4 && dq.dqb_bhardlimit == 1024);
-        ASSERT_EQ(quota_release_directory(&ops, "/var/lib/foo", false, &rep, &step), 1);
+        ASSERT_EQ(quota_release_directory(&ops, &foo, CGROUP, QUOTA_DIR_STATE, 0, false, &rep, &step), 1);
         ASSERT_TRUE(rep.project_id == 0 && fs->dirs[0].rest_id == 0);
         ASSERT_EQ(record(fs, run.project_id, false)->bhard, 0);
-        ASSERT_EQ(quota_release_directory(&ops, "/var/lib/foo", false, &rep, &step), 0);
-        ASSERT_EQ(quota_read_usage(&ops, "/var/lib/foo", &id, &dq, &rep), 0);
+        ASSERT_EQ(quota_release_directory(&ops, &foo, CGROUP, QUOTA_DIR_STATE, 0, false, &rep, &step), 0);
+        ASSERT_EQ(quota_read_usage(&ops, &foo, &id, &dq, &rep), 0);
         ASSERT_EQ(id, 0);
+
+        /* release of a directory carrying someone else's ID: back to 0, that project's limit stays */
+        record(fs, 3000000002u, true)->bhard = 77;
+        fs->dirs[0].top_id = fs->dirs[0].rest_id = 3000000002u;
+        rep = (QuotaReport) {};
+        ASSERT_EQ(quota_release_directory(&ops, &foo, CGROUP, QUOTA_DIR_STATE, 0, false, &rep, &step), 1);
+        ASSERT_TRUE(rep.foreign_id == 3000000002u && fs->dirs[0].rest_id == 0);
+        ASSERT_EQ(record(fs, 3000000002u, false)->bhard, 77);
+        /* … and the ID urlboot recorded for the unit is released like the candidate */
+        record(fs, 3000000003u, true)->bhard = 55;
+        fs->dirs[0].top_id = fs->dirs[0].rest_id = 3000000003u;
+        ASSERT_EQ(quota_release_directory(&ops, &foo, "", QUOTA_DIR_STATE, 3000000003u, false, &rep, &step), 1);
+        ASSERT_EQ(record(fs, 3000000003u, false)->bhard, 0);
 }
 
 static int errno_from_name(const char *s) {

@@ -7,6 +7,7 @@
 #include "string-util.h"
 #include "tests.h"
 #include "unit-file.h"
+#include "unit-info.h"
 #include "unit-settings.h"
 
 static int collect(const char *section, const char *key, const char *value, unsigned line, void *userdata) {
@@ -157,4 +158,27 @@ TEST(line_continues) {
         ASSERT_TRUE(unit_file_line_continues("a\\\\\\"));
         ASSERT_FALSE(unit_file_line_continues("a\\ "));
         ASSERT_FALSE(unit_file_line_continues(""));
+}
+
+/* The control group a stopped unit would get, as systemd builds it from the slice's name. */
+TEST(cgroup_path_from_the_slice) {
+        static const struct { const char *control_group, *slice, *id, *want; } cases[] = {
+                { "", "system.slice", "foo.service", "/system.slice/foo.service" },
+                { "", "a-b-c.slice", "x.service", "/a.slice/a-b.slice/a-b-c.slice/x.service" },
+                { "", "-.slice", "y.service", "/y.service" },
+                { "/system.slice/run.service", "system.slice", "run.service", "/system.slice/run.service" },
+        };
+
+        for (size_t n = 0; n < ELEMENTSOF(cases); n++) {
+                UnitInfo i = { .control_group = (char *) cases[n].control_group, .slice = (char *) cases[n].slice,
+                               .id = (char *) cases[n].id };
+                char *path = NULL;
+
+                ASSERT_OK(unit_info_cgroup_path(&i, &path));
+                ASSERT_STREQ(path, cases[n].want);
+                free(path);
+        }
+        UnitInfo none = { .control_group = (char *) "", .slice = (char *) "", .id = (char *) "z.service" };
+        char *path = NULL;
+        ASSERT_EQ(unit_info_cgroup_path(&none, &path), -EINVAL);
 }

@@ -278,6 +278,45 @@ if [ $native = 0 ]; then
 	result $? "keys removed: the next daemon-reload writes no drop-in any more"
 fi
 
+# The security review of 2026-12-05 against the real helper (on 252, where it applies the quotas).
+# F2: a service that owns the parent of one of its directories swaps it for a link to a tree it does not
+# own; the helper (as ExecReload='s "+urlboot-dirquota apply" runs it) refuses to follow it.
+# F3: the service puts another unit's project ID on its own directory; the helper does not adopt it and
+# that project's limit stays.
+if [ $native = 0 ]; then
+	mkdir -p /var/lib/qfs/victim
+	write_unit qtest-swap "User=nobody" "StateDirectory=qfs/swap qfs/swap/bar" "StateDirectoryQuota=1M" \
+		"ExecStart=/bin/true" "ExecReload=/bin/true"
+	systemctl daemon-reload
+	start qtest-swap
+	result $? "qtest-swap (User=nobody, StateDirectory=qfs/swap qfs/swap/bar) started" "$(systemctl status qtest-swap 2>&1 | tail -5)"
+	own=$(project_of /var/lib/qfs/swap/bar)
+	as_service() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+	as_service sh -c 'mv /var/lib/qfs/swap/bar /var/lib/qfs/swap/bar.real && ln -s ../victim /var/lib/qfs/swap/bar'
+	urlboot-dirquota apply qtest-swap >"$top/swap.out" 2>&1
+	rc=$?
+	[ $rc = 238 ] && grep -q 'Refusing /var/lib/qfs/swap/bar: a symbolic link' "$top/swap.out" &&
+		[ "$(project_of /var/lib/qfs/victim)" = 0 ]
+	result $? "F2: qfs/swap/bar swapped for a link: refused (exit $rc), the link's target keeps project 0" \
+		"$(cat "$top/swap.out"; lsattr -pd /var/lib/qfs/victim 2>&1)"
+	as_service sh -c 'rm /var/lib/qfs/swap/bar && mv /var/lib/qfs/swap/bar.real /var/lib/qfs/swap/bar'
+	other=$(expected_id qtest-two StateDirectory)
+	as_service chattr -p "$other" /var/lib/qfs/swap
+	urlboot-dirquota apply qtest-swap >"$top/swap3.out" 2>&1
+	rc=$?
+	read -r used soft hard inodes isoft ihard <<<"$(quota_of "$mnt" "$other")"
+	mine=$(project_of /var/lib/qfs/swap)
+	[ $rc = 0 ] && [ "$mine" != "$other" ] && [ "$mine" = "$own" ] && [ "${hard:-}" = 1024 ] &&
+		grep -q "carried project $other" "$top/swap3.out" &&
+		grep -q "^StateDirectory=$own\$" /var/lib/urlboot/dirquota/qtest-swap.service
+	result $? "F3: qtest-two's project ID put on qfs/swap by its owner is not adopted (back to $mine), its limit stays ${hard:-?} KiB" \
+		"rc $rc; $(cat "$top/swap3.out"); record: $(cat /var/lib/urlboot/dirquota/qtest-swap.service 2>&1)"
+	systemctl stop qtest-swap
+	urlboot-dirquota release qtest-swap >/dev/null 2>&1
+	[ ! -e /var/lib/urlboot/dirquota/qtest-swap.service ] && [ "$(project_of /var/lib/qfs/swap)" = 0 ]
+	result $? "release of the stopped qtest-swap: its record is gone, project ID 0"
+fi
+
 # release: limits and IDs gone, on both systemd versions
 want=$(expected_id qtest-two StateDirectory)
 urlboot-dirquota release qtest-two >"$top/release.out" 2>&1
@@ -287,7 +326,7 @@ read -r used soft hard inodes isoft ihard <<<"$(quota_of "$mnt" "$want")"
 result $? "release qtest-two: exit $rc, IDs 0, no limit" "$(cat "$top/release.out")"
 note "release: $(head -3 "$top/release.out" | paste -sd' ' -)"
 
-for u in qtest-limit qtest-root qtest-share qtest-zero qtest-dyn qtest-two qtest-types qtest-acct; do systemctl stop "$u"; done
+for u in qtest-limit qtest-root qtest-share qtest-zero qtest-dyn qtest-two qtest-types qtest-acct qtest-swap; do systemctl stop "$u" 2>/dev/null; done
 unmount_fs ext4
 
 # ---- XFS with pquota ----
