@@ -91,8 +91,31 @@ static bool owner_is_root(const ldns_rr *rr) {
         return o && ldns_rdf_size(o) == 1 && ldns_rdf_data(o)[0] == 0;
 }
 
+/*
+ * A record ldns cannot read, skipped as resolved keeps the rdata of types it does not parse: as opaque
+ * bytes (dns_packet_read_rr()'s default case), as long as owner, fixed fields and rdlength fit. An OPT is
+ * never opaque. -EBADMSG when it does not fit.
+ */
+static int skip_opaque_record(const uint8_t *wire, size_t size, size_t *pos) {
+        ldns_rdf *owner = NULL;
+        size_t p = *pos;
+        uint16_t rdlength;
+
+        if (ldns_wire2dname(&owner, wire, size, &p) != LDNS_STATUS_OK)
+                return -EBADMSG;
+        ldns_rdf_deep_free(owner);
+        if (size - p < 10 || ldns_read_uint16(wire + p) == LDNS_RR_TYPE_OPT)
+                return -EBADMSG;
+        rdlength = ldns_read_uint16(wire + p + 8);
+        p += 10;
+        if (size - p < rdlength)
+                return -EBADMSG;
+        *pos = p + rdlength;
+        return 0;
+}
+
 /* Walks the additional section as dns_packet_extract_answer() does. Returns the OPT that counts
- * (owned; NULL when none counts), or -EBADMSG when a record cannot be read. */
+ * (owned; NULL when none counts), or -EBADMSG when a record cannot be read even as opaque data. */
 static int read_additional(const uint8_t *wire, size_t size, size_t *pos, ldns_rr **ret_opt) {
         unsigned n = LDNS_ARCOUNT(wire);
         ldns_rr *opt = NULL;
@@ -107,7 +130,12 @@ static int read_additional(const uint8_t *wire, size_t size, size_t *pos, ldns_r
                         bad_opt = true;
                         break;
                 }
+                size_t start = *pos;
+
                 if (ldns_wire2rr(&rr, wire, size, pos, LDNS_SECTION_ADDITIONAL) != LDNS_STATUS_OK) {
+                        *pos = start; /* ldns may have read part of it */
+                        if (skip_opaque_record(wire, size, pos) >= 0)
+                                continue;
                         ldns_rr_free(opt);
                         return -EBADMSG;
                 }
@@ -135,6 +163,7 @@ static int read_additional(const uint8_t *wire, size_t size, size_t *pos, ldns_r
 int dns_query_inspect(const uint8_t *wire, size_t size, DnsQueryInfo *ret) {
         ldns_rr *question = NULL, *opt = NULL;
         size_t pos = LDNS_HEADER_SIZE;
+        bool malformed;
         uint16_t qtype;
 
         if (!header_is_plain_query(wire, size))
@@ -143,10 +172,13 @@ int dns_query_inspect(const uint8_t *wire, size_t size, DnsQueryInfo *ret) {
         if (ldns_wire2rr(&question, wire, size, &pos, LDNS_SECTION_QUESTION) != LDNS_STATUS_OK)
                 return 0;
         qtype = (uint16_t) ldns_rr_get_type(question);
-        if (!type_is_valid_question(qtype) || read_additional(wire, size, &pos, &opt) < 0) {
+        if (!type_is_valid_question(qtype)) {
                 ldns_rr_free(question);
                 return 0;
         }
+        /* resolved answers FORMERR for what cannot be read at all; the question is known anyway, and a
+         * refused type is refused whatever follows it (F6 of the security review of 2026-12-05). */
+        malformed = read_additional(wire, size, &pos, &opt) < 0;
         if (opt && opt_version(opt) != 0) { /* BADVERS is resolved's answer, not ours */
                 ldns_rr_free(question);
                 ldns_rr_free(opt);
@@ -165,6 +197,7 @@ int dns_query_inspect(const uint8_t *wire, size_t size, DnsQueryInfo *ret) {
                 /* An OPT's class is the size the client can take. */
                 .udp_size = opt ? MAX((uint16_t) ldns_rr_get_class(opt), DNS_UNICAST_SIZE_MAX) : DNS_UNICAST_SIZE_MAX,
                 .nsid_requested = opt && opt_requests_nsid(opt),
+                .malformed = malformed,
         };
         ldns_rr_free(opt);
         return 1;

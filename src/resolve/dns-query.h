@@ -30,13 +30,17 @@ typedef struct DnsQueryInfo {
         bool edns_do;           /**< the DO bit of that OPT */
         uint16_t udp_size;      /**< the client's advertised size (512 without EDNS) */
         bool nsid_requested;    /**< exactly one empty NSID option */
+        bool malformed;         /**< a record after the question cannot be read (resolved: FORMERR) */
 } DnsQueryInfo;
 
 /**
  * Inspect a query received by a stub.
  *
  * @v wire     the packet (without the TCP length prefix)
- * @ret        1: a query resolved goes on to answer (*ret filled, free with dns_query_info_done());
+ * Records after the question that ldns cannot read count as resolved counts them: opaque data when
+ * they fit, else the query is marked malformed (resolved's FORMERR) but still returned, so that a
+ * refused type is refused on its question alone.
+ * @ret        1: a query with a question resolved would ask (*ret filled, free with dns_query_info_done());
  *             0: one resolved drops or answers with an error of its own (relay it unchanged);
  *             -ENOMEM
  */

@@ -22,6 +22,8 @@ struct DnsStream {
         bool connecting;
         sd_event_source *io, *idle;
         uint64_t idle_usec;
+        uint64_t last_activity;  /* a whole message read, or bytes written */
+        uint64_t message_start;  /* the first byte of the message being read (0: none yet) */
         const DnsStreamHandler *handler;
         void *userdata;
 
@@ -74,9 +76,23 @@ static uint64_t now_usec(void) {
         return (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000ULL;
 }
 
-static void touch(DnsStream *s) {
+/* The one timer: the idle deadline, or the message's own when one is half read and that comes first. */
+static void arm(DnsStream *s) {
+        uint64_t when = s->last_activity + s->idle_usec;
+
+        if (s->message_start > 0 && s->message_start + DNS_STREAM_MESSAGE_USEC < when)
+                when = s->message_start + DNS_STREAM_MESSAGE_USEC;
         if (s->idle)
-                (void) sd_event_source_set_time(s->idle, now_usec() + s->idle_usec);
+                (void) sd_event_source_set_time(s->idle, when);
+}
+
+static void touch(DnsStream *s) {
+        s->last_activity = now_usec();
+        arm(s);
+}
+
+uint64_t dns_stream_last_activity(const DnsStream *s) {
+        return s->last_activity;
 }
 
 static int update_events(DnsStream *s) {
@@ -111,6 +127,8 @@ static int read_in(DnsStream *s) {
 
                 if (s->in_size == want && want > 2) {
                         s->in_size = 0;
+                        s->message_start = 0;
+                        touch(s);
                         s->handler->message(s, s->in + 2, want - 2, s->userdata);
                         if (s->closed)
                                 return 1;
@@ -121,11 +139,18 @@ static int read_in(DnsStream *s) {
                         return errno == EAGAIN || errno == EINTR ? 1 : -errno;
                 if (n == 0)
                         return 0;
+                if (s->in_size == 0) {
+                        s->message_start = now_usec();
+                        arm(s);
+                }
                 s->in_size += (size_t) n;
-                touch(s);
-                /* An empty message (length 0) is skipped: there is nothing to hand over. */
-                if (s->in_size == 2 && s->in[0] == 0 && s->in[1] == 0)
+                /* An empty message (length 0) is skipped: there is nothing to hand over, and it is no
+                 * activity either. */
+                if (s->in_size == 2 && s->in[0] == 0 && s->in[1] == 0) {
                         s->in_size = 0;
+                        s->message_start = 0;
+                        arm(s);
+                }
         }
 }
 
@@ -183,12 +208,13 @@ static int stream_setup(sd_event *e, int fd, bool connecting, uint64_t idle_usec
                 .fd = fd,
                 .connecting = connecting,
                 .idle_usec = idle_usec,
+                .last_activity = now_usec(),
                 .handler = h,
                 .userdata = userdata,
         };
         r = sd_event_add_io(e, &s->io, fd, EPOLLIN | (connecting ? EPOLLOUT : 0), on_io, s);
         if (r >= 0)
-                r = sd_event_add_time(e, &s->idle, CLOCK_MONOTONIC, now_usec() + idle_usec, 0, on_idle, s);
+                r = sd_event_add_time(e, &s->idle, CLOCK_MONOTONIC, s->last_activity + idle_usec, 0, on_idle, s);
         if (r < 0) {
                 dns_stream_close(s);
                 return r;

@@ -6,7 +6,11 @@
  * A stream reads whole messages and hands each to its owner; what the owner writes is framed and
  * queued until the socket takes it. Messages are never split or interleaved, so a relay can inject
  * answers of its own between relayed ones. The stream closes itself after an idle time, when the
- * peer closes, or when the peer stops reading and too much piles up; the owner hears it once.
+ * peer closes, when a message is not whole DNS_STREAM_MESSAGE_USEC after its first byte, or when the
+ * peer stops reading and too much piles up; the owner hears it once.
+ *
+ * Only whole messages (and written bytes) count as activity: a peer that sends a byte now and then keeps
+ * nothing open (the slowloris of the security review of 2026-12-05, F5).
  */
 #pragma once
 
@@ -27,6 +31,9 @@ typedef struct DnsStreamHandler {
 
 /** What may wait to be written before the peer counts as not reading (a few replies' worth). */
 #define DNS_STREAM_WRITE_MAX (256U * 1024U)
+
+/** How long a message may take from its first byte to its last (at most 64 KiB: no honest peer needs long). */
+#define DNS_STREAM_MESSAGE_USEC (5ULL * 1000000ULL)
 
 /**
  * Wrap an accepted, non-blocking connection.
@@ -49,3 +56,6 @@ int dns_stream_write(DnsStream *s, const uint8_t *msg, size_t size);
 
 /** Close without calling the closed handler; safe from within the stream's own handlers. */
 void dns_stream_close(DnsStream *s);
+
+/** CLOCK_MONOTONIC µs of the last whole message read or bytes written (the start before any). */
+uint64_t dns_stream_last_activity(const DnsStream *s);

@@ -26,6 +26,9 @@
 #define STUB_TCP_IDLE_USEC (10ULL * 1000000ULL)
 #define STUB_UDP_RELAYS_MAX 2048U
 #define STUB_TCP_CONNECTIONS_MAX 256U
+/* No one address may hold more than a quarter of the table; anyone may bind 127.x.y.z, so this alone
+ * does not keep a local client out: when full, the connection that did least for longest goes. */
+#define STUB_TCP_PER_SOURCE_MAX (STUB_TCP_CONNECTIONS_MAX / 4U)
 
 typedef struct UdpRelay UdpRelay;
 typedef struct TcpRelay TcpRelay;
@@ -53,6 +56,7 @@ struct UdpRelay {
 /* One client connection and the connections to resolved it needs. */
 struct TcpRelay {
         FrontStub *stub;
+        SocketAddress peer;
         DnsStream *client;
         DnsStream *upstream[2]; /* [0] resolved, [1] its DNSSEC bypass */
         TcpRelay *prev, *next;
@@ -205,24 +209,64 @@ static const DnsStreamHandler client_handler = {
         .closed = on_client_closed,
 };
 
+static bool same_source(const SocketAddress *a, const SocketAddress *b) {
+        if (a->sa.sa_family != b->sa.sa_family)
+                return false;
+        if (a->sa.sa_family == AF_INET)
+                return a->in.sin_addr.s_addr == b->in.sin_addr.s_addr;
+        return a->sa.sa_family == AF_INET6 && memcmp(&a->in6.sin6_addr, &b->in6.sin6_addr, sizeof(struct in6_addr)) == 0;
+}
+
+/* The connection (of that source, if given) whose last whole query or answer is oldest. */
+static TcpRelay *least_active(FrontStub *s, const SocketAddress *source, unsigned *ret_count) {
+        TcpRelay *oldest = NULL;
+        unsigned n = 0;
+
+        for (TcpRelay *t = s->tcp_relays; t; t = t->next) {
+                if (source && !same_source(&t->peer, source))
+                        continue;
+                n++;
+                if (!oldest || dns_stream_last_activity(t->client) < dns_stream_last_activity(oldest->client))
+                        oldest = t;
+        }
+        if (ret_count)
+                *ret_count = n;
+        return oldest;
+}
+
+/* Room for a new connection: a full table, or a source at its share, gives up its least active one. */
+static void make_room(FrontStub *s, const SocketAddress *peer) {
+        unsigned n;
+        TcpRelay *t = least_active(s, peer, &n);
+
+        if (n < STUB_TCP_PER_SOURCE_MAX) {
+                if (s->n_tcp_relays < STUB_TCP_CONNECTIONS_MAX)
+                        return;
+                t = least_active(s, NULL, NULL);
+        }
+        if (t) {
+                log_debug("Too many TCP connections, closing the one idle longest.");
+                tcp_relay_free(t);
+        }
+}
+
 static int on_tcp_connection(sd_event_source *source, int fd, uint32_t revents, void *userdata) {
         FrontStub *s = userdata;
+        SocketAddress peer = { .len = sizeof(peer.in6) };
         TcpRelay *t;
         int cfd, r;
 
-        cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        cfd = accept4(fd, &peer.sa, &peer.len, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (cfd < 0)
                 return 0;
-        if (s->n_tcp_relays >= STUB_TCP_CONNECTIONS_MAX) {
-                (void) close(cfd);
-                return 0;
-        }
+        make_room(s, &peer);
         t = calloc(1, sizeof(TcpRelay));
         if (!t) {
                 (void) close(cfd);
                 return 0;
         }
         t->stub = s;
+        t->peer = peer;
         r = dns_stream_new(s->event, cfd, STUB_TCP_IDLE_USEC, &client_handler, t, &t->client);
         if (r < 0) {
                 free(t);

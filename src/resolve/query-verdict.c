@@ -24,8 +24,8 @@ int stub_verdict(const RefuseSet *refused, bool native, const uint8_t *query, si
         }
 
         /* resolved 252's main stub bypasses itself only for DO plus CD; v258's does for DO alone, as
-         * 252's 127.0.0.54 does. */
-        r = q.edns_do ? VERDICT_RELAY_DNSSEC : VERDICT_RELAY;
+         * 252's 127.0.0.54 does. What it cannot read it answers with FORMERR itself. */
+        r = q.edns_do && !q.malformed ? VERDICT_RELAY_DNSSEC : VERDICT_RELAY;
         dns_query_info_done(&q);
         return r;
 }
@@ -46,6 +46,10 @@ int filter_verdict(const RefuseSet *refused, bool native, const uint8_t *query, 
                 r = dns_answer_nodata(&q, ret_answer, ret_answer_size);
                 dns_query_info_done(&q);
                 return r < 0 ? r : VERDICT_ANSWER;
+        }
+        if (q.malformed) {
+                dns_query_info_done(&q);
+                return VERDICT_RELAY;
         }
         *ret_info = q;
         return VERDICT_RELAY;

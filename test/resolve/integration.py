@@ -102,6 +102,7 @@ def main():
                dnswire.udp(NATIVE, dnswire.query('up.test', 'A'), 0.1):
                 break
         run_stub_checks(root, logs, stub, dropin)
+        run_hostile_checks(logs)
         run_filter_checks(logs)
         run_guest_server_checks()
         # SIGTERM ends them cleanly (and sanitizer builds find no leak at exit).
@@ -186,6 +187,52 @@ def run_stub_checks(root, logs, stub, dropin):
     out_aaaa, out_txt = dig('@127.0.0.153', 'x.test', 'AAAA'), dig('@127.0.0.153', 'x.test', 'TXT')
     check('SIGHUP reads the configuration again (the drop-in now resets and refuses TXT)',
           'status: NOERROR' in out_aaaa and 'status: REFUSED' in out_txt, out_aaaa + out_txt)
+
+
+def run_hostile_checks(logs):
+    """The security review of 2026-12-05 against the real stub (refusing TXT since the SIGHUP above)."""
+    import socket
+    import struct
+    # F6: a refused type followed by a record ldns cannot read but resolved keeps as opaque data
+    q = bytearray(dnswire.query('f6.test', 'TXT', edns=False))
+    q[10:12] = struct.pack('>H', 1)
+    q += b'\0' + struct.pack('>HHIH', 59, 1, 0, 1) + b'\0'  # CDS with one byte of rdata
+    before = len(log_lines(logs['resolved']))
+    reply = dnswire.udp(STUB, bytes(q))
+    check('F6: TXT plus a CDS record ldns cannot read: REFUSED by the stub, not relayed',
+          reply and dnswire.header(reply)['rcode'] == 'REFUSED' and len(log_lines(logs['resolved'])) == before,
+          reply)
+    q[-3:] = struct.pack('>H', 9) + b'\0'  # rdlength past the end: nobody can read it
+    reply = dnswire.udp(STUB, bytes(q))
+    check('F6: ... also when the record cannot be read at all (decided on the question)',
+          reply and dnswire.header(reply)['rcode'] == 'REFUSED' and len(log_lines(logs['resolved'])) == before,
+          reply)
+
+    # F5: slowloris. Every connection of the table sends one byte of a message and stops.
+    ask = dnswire.query('x.test', 'A')
+    check('F5: baseline, a TCP query is answered', dnswire.tcp(STUB, ask, 3) is not None)
+    attackers = []
+    for _ in range(300):
+        c = socket.create_connection(STUB, timeout=3)
+        c.sendall(b'\0')
+        attackers.append(c)
+    check('F5: 300 connections holding half a length each: a TCP query is still answered (the least active go)',
+          dnswire.tcp(STUB, ask, 3) is not None)
+    time.sleep(6.5)
+    closed = 0
+    for c in attackers:
+        c.settimeout(0.5)
+        try:
+            closed += c.recv(1) == b''
+        except OSError:
+            closed += 1
+        c.close()
+    check('F5: 6.5 s later every half-sent message is hung up on (5 s from its first byte)', closed == 300,
+          '%d of 300 closed' % closed)
+    idle = [socket.create_connection(STUB, timeout=3) for _ in range(300)]
+    check('F5: 300 idle connections: a TCP query is still answered', dnswire.tcp(STUB, ask, 3) is not None)
+    for c in idle:
+        c.close()
 
 
 def run_filter_checks(logs):

@@ -63,7 +63,9 @@ static void on_packet_case(char *line, int lineno, void *userdata) {
         }
         if (r != 1)
                 test_fail(__FILE__, __LINE__, "%s: not judged a query", f[0]);
-        ASSERT_EQ(q.qtype == 28 || q.qtype == 16 || q.qtype == 65, streq(f[2], "refuse"));
+        ASSERT_EQ(q.qtype == 28 || q.qtype == 16 || q.qtype == 65, streq(f[2], "refuse") || streq(f[2], "refuse-question"));
+        if (q.malformed != streq(f[2], "refuse-question"))
+                test_fail(__FILE__, __LINE__, "%s: malformed %d", f[0], q.malformed);
 
         {
                 _cleanup_free_ uint8_t *refused = NULL, *nodata = NULL;
