@@ -122,7 +122,10 @@ static int lazy_init(Lazy *l, const LazyOptions *o) {
         l->st.name = strdup(file);
         l->st.url = strdup(o->url);
         l->st.image = strdup(o->image);
-        if (!l->st.name || !l->st.url || !l->st.image || asprintf(&l->st.mapper, "urlboot-lazy-%s", file) < 0 ||
+        l->st.verity = strdup(o->no_verity                  ? "none" :
+                              o->roothash && o->usrhash ? "roothash,usrhash" :
+                              o->roothash                ? "roothash" : "usrhash");
+        if (!l->st.name || !l->st.url || !l->st.image || !l->st.verity || asprintf(&l->st.mapper, "urlboot-lazy-%s", file) < 0 ||
             asprintf(&l->state_name, "%s.state", file) < 0 ||
             asprintf(&l->socket, "%s/%s.sock", o->state_dir, file) < 0)
                 return log_oom();
@@ -383,8 +386,11 @@ static int check_pins(Lazy *l) {
         char reason[ERROR_BUF_MIN * 2] = "";
         int r;
 
-        if (l->o->no_verity)
+        if (l->o->no_verity) {
+                log_warning("%s is attached WITHOUT verification (verify=no): nothing checks what the server "
+                            "sends, a changed or forged image boots as it is.", l->o->url);
                 return 0;
+        }
         r = verity_check_disk(l->st.device, pins, ELEMENTSOF(pins), reason, sizeof reason);
         if (r < 0) {
                 log_error("Refusing %s: %s.", l->o->url, reason[0] ? reason : strerror(-r));

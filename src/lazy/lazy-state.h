@@ -32,6 +32,7 @@ typedef struct LazyState {
         char *mapper;           /* the device-mapper name */
         char *nbd;              /* /dev/nbdN while connected */
         char *local_loop;       /* the loop device over the local copy */
+        char *verity;           /* what dm-verity checks: "roothash", "usrhash", "roothash,usrhash", "none" (verify=no) */
         LazyPhase phase;
         uint64_t size;
         uint64_t region_size;

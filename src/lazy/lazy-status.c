@@ -69,6 +69,11 @@ void lazy_status_print(FILE *f, const LazyState *s, bool running) {
         }
         fputc('\n', f);
         fprintf(f, "         URL: %s\n", s->url ?: "-");
+        if (s->verity)
+                fprintf(f, "    Verified: %s\n", streq(s->verity, "none") ? "NO (verify=no): blocks are used as the server sends them" :
+                                                  streq(s->verity, "usrhash") ? "every block, by dm-verity (usrhash=)" :
+                                                  streq(s->verity, "roothash") ? "every block, by dm-verity (roothash=)" :
+                                                  "every block, by dm-verity (roothash=, usrhash=)");
         fprintf(f, "      Device: %s", s->device ?: "-");
         if (s->mapper)
                 fprintf(f, " on %s (%s)", s->mapper,
@@ -117,6 +122,9 @@ void lazy_status_print_json(FILE *f, const LazyState *s, bool running) {
         fputs(running ? "true" : "false", f);
         json_write_key(f, "url", false);
         json_write_string(f, s->url);
+        /* "none" for an unverified disk, null for a state written before the key existed */
+        json_write_key(f, "verity", false);
+        json_write_string(f, s->verity);
         json_write_key(f, "image", false);
         json_write_string(f, s->image);
         json_write_key(f, "device", false);

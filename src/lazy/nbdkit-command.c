@@ -64,6 +64,9 @@ int nbdkit_command(const NbdkitSettings *s, char ***ret) {
         r = r ?: add(&l, "retries=%u", s->retries);
         r = r ?: add(&l, "retry-delay=%u", s->retry_delay);
         r = r ?: add(&l, "retry-exponential=no");
+        /* The URL's own protocol, for redirects too (the plugin sets both of curl's lists from it): no
+         * ftp://, no file://, and no https → http (as urlboot-pull; security review 2026-12-05, F7). */
+        r = r ?: add(&l, "protocols=%s", startswith(s->url, "https://") ? "https" : "http,https");
         if (s->cainfo)
                 r = r ?: add(&l, "cainfo=%s", s->cainfo);
         if (s->multi_conn)

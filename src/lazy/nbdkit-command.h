@@ -7,7 +7,8 @@
  * pause, so a server that goes away for a while only makes reads wait) and, for .xz images, the xz
  * filter (seekable at block boundaries). For several NBD connections the multi-conn filter advertises
  * what the curl plugin does not: nothing is ever written, so no connection can see another's stale
- * data ("unsafe" mode is safe here). Read-only; argv[0] starts with "@" so
+ * data ("unsafe" mode is safe here). Requests and redirects stay with the URL's protocol: https only for
+ * an https URL, http or https for an http one. Read-only; argv[0] starts with "@" so
  * systemd's killing spree at the switch to the real root and at shutdown spares the process
  * (systemd's "storage daemons for the root file system" rule).
  */

@@ -21,6 +21,7 @@ rest of the path, so every test case is just a URL:
   /f=overlong:1000/x                206 answers are chunked and send 1000 bytes past the end
   /f=bigheader:300000/x             every answer carries a 300000-byte header
   /f=redirect-http:PORT/x           302 to http://127.0.0.1:PORT/x (from an https server: a downgrade)
+  /f=redirect-ftp:PORT/x            302 to ftp://127.0.0.1:PORT/x (another protocol)
   /f=pause:20000000:20/x            once 20000000 body bytes of this URL were sent (all requests together),
                                     every answer stops for 20 s (the server "goes away" and comes back)
 Faults combine with ",": /f=reset:1000,norange/x. Counters are per URL.
@@ -117,6 +118,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
         if 'redirect-http' in faults:
             return self.reply_simple(302, b'', [('Location', f'http://127.0.0.1:{faults["redirect-http"]}{path}')])
+        if 'redirect-ftp' in faults:
+            return self.reply_simple(302, b'', [('Location', f'ftp://127.0.0.1:{faults["redirect-ftp"]}{path}')])
 
         if 'status' in faults:
             code, times, *ra = faults['status'].split(':')

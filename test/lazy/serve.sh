@@ -46,6 +46,23 @@ s=$(copy "http://127.0.0.1:$port/f=reset:3000000/disk.raw" reset)
 check "a connection reset mid-answer is retried, the image is intact" 'cmp -s "$tmp/reset.out" "$tmp/srv/disk.raw"'
 s=$(copy "http://127.0.0.1:$port/disk.raw.xz" xz)
 check "a multi-block .xz is served decompressed" 'cmp -s "$tmp/xz.out" "$tmp/srv/disk.raw"'
+# F7 of the security review of 2026-12-05: a redirect to ftp:// is not followed (an FTP listener records
+# what reaches it).
+python3 -c '
+import socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", 2121)); s.listen(4)
+while True:
+    c, _ = s.accept(); c.sendall(b"220 ftp\r\n"); c.settimeout(2)
+    try:
+        data = c.recv(4096)
+    except OSError:
+        data = b""
+    open(sys.argv[1], "ab").write(data or b"(connected)\n"); c.close()
+' "$tmp/ftp-server.log" & pids+=($!)
+sleep 0.3
+copy "http://127.0.0.1:$port/f=redirect-ftp:2121/disk.raw" ftp >/dev/null
+check "F7: a redirect to ftp:// is not followed (nothing reached the FTP port, the copy fails)" \
+	'[ ! -s "$tmp/ftp-server.log" ] && ! cmp -s "$tmp/ftp.out" "$tmp/srv/disk.raw" && grep -q "Unsupported protocol" "$tmp/ftp.log"'
 URLBOOT_NBDKIT=/bin/echo "$lazy" serve http://127.0.0.1/a.raw /run/x.sock > "$tmp/argv"
 check "the command line: @nbdkit --readonly --filter=retry curl url=... (no --exit-with-parent when serving)" \
 	'grep -q -- "--foreground --readonly --log=stderr --unix=/run/x.sock --filter=retry curl url=http://127.0.0.1/a.raw timeout=60" "$tmp/argv" && ! grep -q exit-with-parent "$tmp/argv"'

@@ -10,6 +10,7 @@
 
 #include "dm-mirror.h"
 #include "lazy-state.h"
+#include "lazy-status.h"
 #include "macro.h"
 #include "nbdkit-command.h"
 #include "string-util.h"
@@ -65,7 +66,7 @@ TEST(nbdkit_command) {
         ASSERT_STREQ(line, "@nbdkit --foreground --exit-with-parent --readonly --log=stderr "
                            "--unix=/run/urlboot/lazy/rootdisk.sock --filter=retry curl "
                            "url=http://10.0.2.2:8080/dir/lazy.raw?x=1 timeout=60 retries=1000 retry-delay=1 "
-                           "retry-exponential=no");
+                           "retry-exponential=no protocols=http,https");
         strv_free(argv);
         free(line);
 
@@ -76,7 +77,7 @@ TEST(nbdkit_command) {
         ASSERT_OK(nbdkit_command(&s, &argv));
         line = join(argv);
         ASSERT_TRUE(strstr(line, "--filter=retry --filter=xz curl url=https://h/img.raw.xz#frag"));
-        ASSERT_TRUE(endswith(line, " cainfo=/etc/ssl/certs/ca-certificates.crt"));
+        ASSERT_TRUE(endswith(line, " protocols=https cainfo=/etc/ssl/certs/ca-certificates.crt"));
 
         strv_free(argv);
         free(line);
@@ -98,7 +99,8 @@ TEST(state_round_trip) {
         LazyState s = {
                 .name = (char *) "rootdisk", .url = (char *) "http://h/lazy.raw", .image = (char *) "/run/machines/rootdisk.raw",
                 .device = (char *) "/dev/loop1", .mapper = (char *) "urlboot-lazy-rootdisk", .nbd = (char *) "/dev/nbd0",
-                .local_loop = (char *) "/dev/loop0", .phase = LAZY_SYNCING, .size = 64ULL << 20, .region_size = 4 << 20,
+                .local_loop = (char *) "/dev/loop0", .verity = (char *) "none", .phase = LAZY_SYNCING, .size = 64ULL << 20,
+                .region_size = 4 << 20,
                 .copied = 8 << 20, .fetched = 9 << 20, .fetched_at_root = 3 << 20, .started_usec = 12000000,
                 .ready_usec = 13000000, .root_usec = 15000000, .local_usec = 0, .pid = 123, .nbdkit_pid = 124,
         };
@@ -116,7 +118,23 @@ TEST(state_round_trip) {
         ASSERT_EQ(t.fetched_at_root, s.fetched_at_root);
         ASSERT_EQ(t.root_usec, s.root_usec);
         ASSERT_EQ(t.nbdkit_pid, 124);
+        ASSERT_STREQ(t.verity, "none");
         lazy_state_done(&t);
+
+        /* F8 of the security review of 2026-12-05: an unverified disk says so in status and JSON. */
+        {
+                _cleanup_free_ char *text = NULL, *json = NULL;
+                size_t n = 0, m = 0;
+                FILE *f = open_memstream(&text, &n), *g = open_memstream(&json, &m);
+
+                ASSERT_TRUE(f && g);
+                lazy_status_print(f, &s, true);
+                lazy_status_print_json(g, &s, true);
+                fclose(f);
+                fclose(g);
+                ASSERT_TRUE(strstr(text, "    Verified: NO (verify=no)"));
+                ASSERT_TRUE(strstr(json, "\"verity\":\"none\""));
+        }
 
         /* A value with a line end is left out rather than written as a second key. */
         s.url = (char *) "http://h/x\nPHASE=local";
