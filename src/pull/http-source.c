@@ -6,6 +6,7 @@
 #include <assert.h>
 #include <curl/curl.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,10 @@ typedef struct Fetch {
         uint64_t skip;                  /* bytes to drop: a 200 answer to a range request */
         int callback_error;
         uint64_t last_activity;         /* monotonic µs of the last byte (or of the start) */
+        uint64_t window_start;          /* the minimum rate's window: when it began (µs; 0: no body yet) */
+        uint64_t window_bytes;          /* bytes from the network since then */
         bool stalled;
+        bool too_slow;
         bool downgrade_refused;         /* an https URL: redirects must stay on https */
         char range[32];                 /* "OFFSET-" for CURLOPT_RANGE, which keeps the pointer */
         size_t header_bytes;
@@ -162,6 +166,9 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *userdata) {
         int r;
 
         f->last_activity = now_usec();
+        if (f->window_start == 0) /* the rate counts from the first byte of the body */
+                f->window_start = f->last_activity;
+        f->window_bytes += n;
         if (!f->headers_done) {
                 r = headers_complete(f);
                 if (r < 0) {
@@ -177,14 +184,35 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *userdata) {
         f->skip -= skip;
         if (n - skip == 0)
                 return n;
+        uint64_t before = now_usec();
         r = f->request->on_data(data + skip, n - skip, f->request->userdata);
-        /* Waiting for a slow disk is not a stalled network. */
+        /* Waiting for a slow disk is not a stalled or slow network. */
         f->last_activity = now_usec();
+        f->window_start += f->last_activity - before;
         if (r < 0) {
                 f->callback_error = r;
                 return CURL_WRITEFUNC_ERROR;
         }
         return n;
+}
+
+/*
+ * A server that drips a byte now and then is never idle: over each window the bytes must reach the
+ * minimum rate, or the attempt ends as a stall (security review 2026-12-05, F9). 1 aborts.
+ */
+static int check_min_rate(Fetch *f) {
+        const HttpLimits *l = &f->request->limits;
+        uint64_t now = now_usec(), window = (uint64_t) l->min_rate_window * 1000000ULL;
+
+        if (l->min_rate == 0 || l->min_rate_window == 0 || f->window_start == 0 || now - f->window_start < window)
+                return 0;
+        if (f->window_bytes < l->min_rate * l->min_rate_window) {
+                f->too_slow = true;
+                return 1;
+        }
+        f->window_start = now;
+        f->window_bytes = 0;
+        return 0;
 }
 
 static int on_progress(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow) {
@@ -193,11 +221,11 @@ static int on_progress(void *userdata, curl_off_t dltotal, curl_off_t dlnow, cur
         if (f->request->cancel && *f->request->cancel)
                 return 1;
         /* Our own watchdog: libcurl's low-speed limit averages over several seconds. */
-        if (now_usec() - f->last_activity > (uint64_t) MAX(f->request->stall_timeout, 1u) * 1000000ULL) {
+        if (now_usec() - f->last_activity > (uint64_t) MAX(f->request->limits.stall_timeout, 1u) * 1000000ULL) {
                 f->stalled = true;
                 return 1;
         }
-        return 0;
+        return check_min_rate(f);
 }
 
 static int classify_status(long status) {
@@ -294,7 +322,10 @@ static int outcome(Fetch *f, CURLcode c, const char *errbuf, char *error, size_t
                 return error_setf(error, error_size, f->callback_error, "%s",
                                   f->why[0] ? f->why : strerror(-f->callback_error));
         if (f->stalled)
-                return error_setf(error, error_size, -EAGAIN, "no data for %u s", MAX(f->request->stall_timeout, 1u));
+                return error_setf(error, error_size, -EAGAIN, "no data for %u s", MAX(f->request->limits.stall_timeout, 1u));
+        if (f->too_slow)
+                return error_setf(error, error_size, -EAGAIN, "slower than %" PRIu64 " bytes/s for %u s (--min-rate=)",
+                                  f->request->limits.min_rate, f->request->limits.min_rate_window);
         if (c == CURLE_UNSUPPORTED_PROTOCOL && f->downgrade_refused && redirect_is_plain_http(f->curl))
                 return error_setf(error, error_size, -EPROTO, "the server redirected to a plain http URL, which is "
                                   "refused for an https one (--allow-http-redirect allows it)");

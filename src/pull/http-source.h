@@ -30,11 +30,20 @@ typedef struct HttpResponse {
         char *effective_url;            /* after redirects */
 } HttpResponse;
 
+/** When a transfer counts as stalled (an attempt that may pass: another try, or a mirror, takes over). */
+typedef struct HttpLimits {
+        unsigned stall_timeout;         /* seconds without a byte */
+        uint64_t min_rate;              /* bytes per second at least, over each window (0: no minimum) */
+        unsigned min_rate_window;       /* seconds */
+} HttpLimits;
+
+#define HTTP_LIMITS_DEFAULT ((HttpLimits) { .stall_timeout = 30, .min_rate = 1024, .min_rate_window = 30 })
+
 typedef struct HttpRequest {
         const char *url;
         uint64_t offset;                /* resume here */
         const char *if_range;           /* ETag or Last-Modified of the first response */
-        unsigned stall_timeout;         /* seconds without a byte before giving up */
+        HttpLimits limits;
         const char *ca_file;            /* NULL: the system's CA store */
         bool allow_downgrade;           /* follow a redirect from https to plain http */
         volatile sig_atomic_t *cancel;  /* non-zero stops the transfer */

@@ -136,7 +136,7 @@ static int download_from_current(Attempt *a) {
                         .url = a->url,
                         .offset = a->received,
                         .if_range = a->validator,
-                        .stall_timeout = o->stall_timeout,
+                        .limits = o->limits,
                         .ca_file = o->ca_file,
                         .allow_downgrade = o->allow_downgrade,
                         .cancel = o->cancel,

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "http-source.h"
 #include "import-types.h"
 #include "progress.h"
 
@@ -34,7 +35,7 @@ typedef struct PullOptions {
         bool allow_downgrade;           /* follow redirects from https to plain http */
         unsigned retries;               /* extra attempts per URL for passing errors */
         unsigned retry_wait_total;      /* seconds of waiting between them per URL, at most */
-        unsigned stall_timeout;         /* seconds */
+        HttpLimits limits;              /* when an attempt counts as stalled */
         unsigned threads;               /* xz decoder threads, 0 = one per CPU */
         uint64_t memory_budget;         /* bytes all decoders together may use, 0 = the default */
         ProgressMode progress;

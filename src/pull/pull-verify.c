@@ -59,7 +59,7 @@ static int fetch_beside(Attempt *a, const char *name, Buffer *ret) {
         if (r < 0)
                 return r;
         for (;;) {
-                HttpRequest req = { .url = url, .stall_timeout = a->o->stall_timeout, .ca_file = a->o->ca_file,
+                HttpRequest req = { .url = url, .limits = a->o->limits, .ca_file = a->o->ca_file,
                                     .allow_downgrade = a->o->allow_downgrade, .cancel = a->o->cancel,
                                     .on_data = buffer_append, .userdata = ret };
                 HttpResponse resp;

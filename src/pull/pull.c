@@ -56,6 +56,8 @@ static void help(void) {
                "  --retry-max-time=SEC   at most this long waiting between them, per URL\n"
                "                         (default 300; a server's Retry-After counts up to 60 s)\n"
                "  --stall-timeout=SEC    give up on a connection idle this long (default 30)\n"
+               "  --min-rate=SIZE[:SEC]  give up on a connection slower than SIZE bytes a\n"
+               "                         second over SEC seconds (default 1K:30; 0: none)\n"
                "  --threads=N            threads decoding multi-block xz (default: one per CPU)\n"
                "  --memory-limit=SIZE    memory all decoders together may use: xz dictionaries\n"
                "                         (8 MiB a block for xz -6, 64 MiB for -9), the zstd\n"
@@ -89,6 +91,22 @@ static int parse_unsigned(const char *s, unsigned max, unsigned *ret) {
         if (errno || !*s || *end || v > max || s[0] == '-')
                 return -EINVAL;
         *ret = (unsigned) v;
+        return 0;
+}
+
+/* "SIZE[:SECONDS]": a size a second (K, M suffixes), over a window of 1 to 3600 s. */
+static int parse_min_rate(const char *s, HttpLimits *l) {
+        _cleanup_free_ char *size = strndup(s, strcspn(s, ":"));
+        const char *colon = strchr(s, ':');
+        unsigned window = l->min_rate_window;
+        uint64_t rate;
+
+        if (!size || parse_size(size, &rate) < 0)
+                return -EINVAL;
+        if (colon && (parse_unsigned(colon + 1, 3600, &window) < 0 || window == 0))
+                return -EINVAL;
+        l->min_rate = rate;
+        l->min_rate_window = window;
         return 0;
 }
 
@@ -154,7 +172,7 @@ static int parse_verify(Args *a, const char *v) {
 
 static int parse_args(int argc, char *argv[], Args *a) {
         enum { ARG_CLASS = 0x100, ARG_IMAGE_ROOT, ARG_VERIFY, ARG_KEYRING, ARG_MIRROR, ARG_READ_ONLY, ARG_FORCE,
-               ARG_RETRIES, ARG_RETRY_MAX_TIME, ARG_STALL, ARG_THREADS, ARG_MEMORY_LIMIT, ARG_CA, ARG_ALLOW_HTTP_REDIRECT,
+               ARG_RETRIES, ARG_RETRY_MAX_TIME, ARG_STALL, ARG_MIN_RATE, ARG_THREADS, ARG_MEMORY_LIMIT, ARG_CA, ARG_ALLOW_HTTP_REDIRECT,
                ARG_PROGRESS, ARG_JSON, ARG_VERSION };
         static const struct option options[] = {
                 { "class", required_argument, NULL, ARG_CLASS },
@@ -167,6 +185,7 @@ static int parse_args(int argc, char *argv[], Args *a) {
                 { "retries", required_argument, NULL, ARG_RETRIES },
                 { "retry-max-time", required_argument, NULL, ARG_RETRY_MAX_TIME },
                 { "stall-timeout", required_argument, NULL, ARG_STALL },
+                { "min-rate", required_argument, NULL, ARG_MIN_RATE },
                 { "threads", required_argument, NULL, ARG_THREADS },
                 { "memory-limit", required_argument, NULL, ARG_MEMORY_LIMIT },
                 { "ca", required_argument, NULL, ARG_CA },
@@ -217,8 +236,13 @@ static int parse_args(int argc, char *argv[], Args *a) {
                                 return log_error_errno(EINVAL, "--retry-max-time= takes seconds (0 to 86400), not '%s'.", optarg);
                         break;
                 case ARG_STALL:
-                        if (parse_unsigned(optarg, 86400, &a->o.stall_timeout) < 0 || a->o.stall_timeout == 0)
+                        if (parse_unsigned(optarg, 86400, &a->o.limits.stall_timeout) < 0 || a->o.limits.stall_timeout == 0)
                                 return log_error_errno(EINVAL, "--stall-timeout= takes seconds (1 to 86400), not '%s'.", optarg);
+                        break;
+                case ARG_MIN_RATE:
+                        if (parse_min_rate(optarg, &a->o.limits) < 0)
+                                return log_error_errno(EINVAL, "--min-rate= takes a size per second and optionally seconds "
+                                                       "(e.g. 1K, 64K:10; 0 for none), not '%s'.", optarg);
                         break;
                 case ARG_THREADS:
                         if (parse_unsigned(optarg, 256, &a->o.threads) < 0 || a->o.threads == 0)
@@ -317,7 +341,7 @@ static int load_libraries(const Args *a) {
 int main(int argc, char *argv[]) {
         _cleanup_(args_done) Args a = {
                 .o = { .verify = IMPORT_VERIFY_SIGNATURE, .retries = 5, .retry_wait_total = RETRY_WAIT_TOTAL_SEC,
-                       .stall_timeout = 30, .cancel = &cancelled },
+                       .limits = HTTP_LIMITS_DEFAULT, .cancel = &cancelled },
                 .class = IMAGE_MACHINE,
         };
         struct sigaction sa = { .sa_handler = on_signal };

@@ -213,7 +213,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with open(full, 'rb') as f:
             f.seek(start)
             while sent < length:
-                chunk = 65536
+                chunk = 65536 if not rate else max(1, min(65536, rate // 4))  # a slow server drips
                 limits = [length - sent]
                 # cut and stall positions are counted in bytes of this response
                 if cut and cut[0] > sent:
