@@ -136,6 +136,17 @@ int unit_get_main_pid(sd_bus *bus, const char *unit, pid_t *ret, sd_bus_error *e
         return 0;
 }
 
+int unit_get_control_group(sd_bus *bus, const char *unit, char **ret, sd_bus_error *error) {
+        _cleanup_free_ char *path = NULL;
+        int r;
+
+        r = unit_object_path(unit, &path);
+        if (r < 0)
+                return r;
+        return sd_bus_get_property_string(bus, "org.freedesktop.systemd1", path, "org.freedesktop.systemd1.Service",
+                                          "ControlGroup", error, ret);
+}
+
 const char *bus_error_text(const sd_bus_error *error, int r) {
         if (sd_bus_error_is_set(error) && error->message)
                 return error->message;

@@ -61,5 +61,11 @@ int unit_object_path(const char *unit, char **ret);
  */
 int unit_get_main_pid(sd_bus *bus, const char *unit, pid_t *ret, sd_bus_error *error);
 
+/**
+ * Read the ControlGroup property of a service unit (the manager's path of its control group).
+ * @ret ret  the path, "" while the unit has none
+ */
+int unit_get_control_group(sd_bus *bus, const char *unit, char **ret, sd_bus_error *error);
+
 /** The text to show for a failed call: the D-Bus error's message, or strerror(-r). */
 const char *bus_error_text(const sd_bus_error *error, int r);

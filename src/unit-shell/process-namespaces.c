@@ -15,6 +15,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include "cgroup-util.h"
 #include "fileio.h"
 #include "macro.h"
 #include "process-namespaces.h"
@@ -40,7 +41,19 @@ static int open_proc_file(pid_t pid, const char *suffix, int flags) {
         return -errno;
 }
 
-int process_namespaces_open(pid_t pid, ProcessNamespaces *ret) {
+/* The process the pidfd pins is in group: /proc/PID/cgroup is read after the pidfd was taken, and the
+ * liveness check at the end makes sure PID was still that process then. */
+static int check_cgroup(pid_t pid, const char *group) {
+        _cleanup_free_ char *path = NULL;
+        int r;
+
+        r = process_cgroup(pid, &path);
+        if (r < 0)
+                return r;
+        return cgroup_is_within(path, group) ? 0 : -EREMCHG;
+}
+
+int process_namespaces_open(pid_t pid, const char *cgroup, ProcessNamespaces *ret) {
         ProcessNamespaces ns = PROCESS_NAMESPACES_NULL;
         struct {
                 const char *name;
@@ -61,6 +74,11 @@ int process_namespaces_open(pid_t pid, ProcessNamespaces *ret) {
         ns.pidfd = pidfd_open(pid, 0);
         if (ns.pidfd < 0)
                 return -errno;
+        if (cgroup) {
+                r = check_cgroup(pid, cgroup);
+                if (r < 0)
+                        goto fail;
+        }
 
         for (size_t i = 0; i < ELEMENTSOF(types); i++) {
                 r = open_proc_file(pid, types[i].name, O_RDONLY | O_NOCTTY);

@@ -26,11 +26,14 @@ typedef struct ProcessNamespaces {
  * Open the namespaces and root of pid (through /proc/PID/ns and /proc/PID/root), then make sure pid
  * still names the same living process.
  *
+ * @v cgroup  when given, the process behind the pidfd must be in this control group or below it: the
+ *            PID came from the manager earlier, and by the time the pidfd pins a process the PID may
+ *            belong to another one (F10 of the security review of 2026-12-05)
  * @ret ret   the open descriptors (close-on-exec); untouched on failure
- * @ret       0, -ESRCH if the process is gone (also when it went while we opened), -ENOSYS if /proc
- *            is not mounted, another negative errno
+ * @ret       0, -ESRCH if the process is gone (also when it went while we opened), -EREMCHG if the
+ *            process at pid is not in cgroup, -ENOSYS if /proc is not mounted, another negative errno
  */
-int process_namespaces_open(pid_t pid, ProcessNamespaces *ret);
+int process_namespaces_open(pid_t pid, const char *cgroup, ProcessNamespaces *ret);
 
 /** Close every descriptor and reset to PROCESS_NAMESPACES_NULL. */
 void process_namespaces_close(ProcessNamespaces *ns);

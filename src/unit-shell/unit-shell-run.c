@@ -50,7 +50,7 @@ int unit_shell_report_end(int code, int status) {
         }
 }
 
-int unit_shell_run(const char *unit, pid_t pid, char **command) {
+int unit_shell_run(const char *unit, pid_t pid, const char *cgroup, char **command) {
         _cleanup_strv_free_ char **args = NULL;
         ProcessNamespaces ns;
         pid_t child;
@@ -61,7 +61,12 @@ int unit_shell_run(const char *unit, pid_t pid, char **command) {
                 if (strv_extend(&args, *a) < 0)
                         return log_oom(), EXIT_FAILURE;
 
-        r = process_namespaces_open(pid, &ns);
+        r = process_namespaces_open(pid, cgroup, &ns);
+        if (r == -EREMCHG) {
+                log_error("Process %d is no longer the main process of %s (it is not in %s's control group %s).",
+                          (int) pid, unit, unit, cgroup);
+                return EXIT_FAILURE;
+        }
         if (r < 0) {
                 log_error_errno(r, "Failed to retrieve FDs of namespaces of %s: %m", unit);
                 return EXIT_FAILURE;

@@ -21,10 +21,11 @@
  *
  * Every failure is logged, with systemd-analyze v258's messages.
  * @v unit     the unit whose main process pid is, for messages
+ * @v cgroup   the unit's control group, which the process must still be in (NULL: not checked)
  * @v command  NULL-terminated argument vector, or NULL for the shell
  * @ret        what to exit with: the command's exit status, or 1 (signal, failure)
  */
-int unit_shell_run(const char *unit, pid_t pid, char **command);
+int unit_shell_run(const char *unit, pid_t pid, const char *cgroup, char **command);
 
 /**
  * Report how a child ended, as systemd-analyze v258 does: nothing for success, "(unit-shell)

@@ -158,7 +158,7 @@ static int mangle_unit(const char *arg, char **ret) {
 /* The steps of systemd-analyze unit-shell, each failure with its message; returns the exit status. */
 static int run(const char *arg, char **command) {
         _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
-        _cleanup_free_ char *unit = NULL;
+        _cleanup_free_ char *unit = NULL, *cgroup = NULL;
         sd_bus *bus = NULL;
         pid_t pid;
         int r;
@@ -184,6 +184,8 @@ static int run(const char *arg, char **command) {
         }
 
         r = unit_get_main_pid(bus, unit, &pid, &error);
+        if (r >= 0 && pid > 0)
+                r = unit_get_control_group(bus, unit, &cgroup, &error);
         sd_bus_flush_close_unref(bus);
         if (r < 0) {
                 log_error_errno(r, "Failed to get the main PID of %s: %s", unit, bus_error_text(&error, r));
@@ -194,7 +196,9 @@ static int run(const char *arg, char **command) {
                 return EXIT_FAILURE;
         }
 
-        return unit_shell_run(unit, pid, command);
+        /* The PID is the manager's word of a moment ago: the process pinned later must still be in the
+         * unit's control group. */
+        return unit_shell_run(unit, pid, isempty(cgroup) ? NULL : cgroup, command);
 }
 
 int main(int argc, char *argv[]) {

@@ -36,7 +36,7 @@ inner_process() {
 # shellcheck disable=SC2034 # out, err and rc are read by the checks' eval
 run() { out=$("$at_pid" "$@" 2>"$tmp/err"); rc=$?; err=$(cat "$tmp/err"); }
 
-echo "1..26"
+echo "1..28"
 outer_host=$(hostname)
 
 # A service with PrivateTmp=, PrivateNetwork=, its own pids and host name.
@@ -191,6 +191,33 @@ if [ -n "$t" ]; then
 else
 	tap_n=$((tap_n + 1))
 	echo "ok $tap_n # SKIP no static busybox (busybox-static) to be the only /bin/sh of a root"
+fi
+
+# F10 of the security review of 2026-12-05: the PID came from the manager; the process pinned must still
+# be in the unit's control group (here a group of the name=systemd hierarchy, as the manager's would be).
+group=/urlboot-f10-$$.service
+hier=/sys/fs/cgroup/systemd
+[ -d "$hier" ] || hier=/sys/fs/cgroup/unified
+if mkdir "$hier$group" 2>/dev/null; then
+	sleep 600 </dev/null >/dev/null 2>&1 &
+	inside=$!
+	targets+=("$inside")
+	echo "$inside" > "$hier$group/cgroup.procs"
+	sleep 600 </dev/null >/dev/null 2>&1 &
+	outside=$!
+	targets+=("$outside")
+	run --cgroup="$group" "$outside" t.service true
+	check "F10: a PID that is no longer in the unit's control group (reused) is refused, nothing run" \
+		"[ \$rc = 1 ] && echo \"\$err\" | grep -q \"Process $outside is no longer the main process of t.service\"" "$err"
+	run --cgroup="$group" "$inside" t.service sh -c 'echo in'
+	check "F10: the process in the unit's control group is entered" "[ \$rc = 0 ] && [ \"\$out\" = in ]" "$err"
+	kill -KILL "$inside" 2>/dev/null; wait "$inside" 2>/dev/null
+	rmdir "$hier$group"
+else
+	for w in refused entered; do
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n # SKIP F10 $w: cannot make a control group here ($hier not writable)"
+	done
 fi
 
 tap_exit
