@@ -5,6 +5,7 @@
  */
 #include "errno-fundamental.h"
 #include "memory-fundamental.h"
+#include "assert-fundamental.h"
 #include "string-fundamental.h"
 
 size_t fstrlen(const char *s) {
@@ -99,14 +100,18 @@ const char *fstartswith(const char *s, const char *prefix) {
 int fparse_uint64(const char *s, size_t n, uint64_t max, uint64_t *ret) {
         uint64_t v = 0;
 
+        fassert(s || n == 0);
+        fassert(ret);
+
         if (n == 0)
                 return -EINVAL;
-        for (size_t i = 0; i < n; i++) {
-                unsigned d;
-
+        /* Not a number is what "12345678901x" is first, whatever its digits add up to. */
+        for (size_t i = 0; i < n; i++)
                 if (!fascii_isdigit(s[i]))
                         return -EINVAL;
-                d = (unsigned) (s[i] - '0');
+        for (size_t i = 0; i < n; i++) {
+                unsigned d = (unsigned) (s[i] - '0');
+
                 if (v > (max - d) / 10)
                         return -ERANGE;
                 v = v * 10 + d;

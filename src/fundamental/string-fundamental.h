@@ -31,7 +31,7 @@ const char *fendswith_no_case(const char *s, const char *suffix);
 
 /**
  * The decimal number in the n bytes at s (digits only: no sign, no blanks), at most max.
- * @ret 0, -EINVAL (empty, or a byte that is not a digit), -ERANGE (above max, seen as soon as it is)
+ * @ret 0, -EINVAL (empty, or a byte that is not a digit: checked first), -ERANGE (digits only, above max)
  */
 int fparse_uint64(const char *s, size_t n, uint64_t max, uint64_t *ret);
 
