@@ -150,8 +150,9 @@ static int predict_stub(const PredictInput *in, uint16_t *options, size_t n_opti
         profile = stub_read_options(options, n_options, &params);
         if (profile >= pe_count_profiles(in->uki, in->uki_size))
                 return -ERANGE;
+        /* An empty .cmdline (VirtualSize 0) is no .cmdline: the stubs keep the load options then. */
         params.uki_has_cmdline = pe_find_profile_section(in->uki, in->uki_size, profile, ".cmdline", false, &cmdline,
-                                                         &cmdline_size) >= 0;
+                                                         &cmdline_size) >= 0 && cmdline_size > 0;
         r = to_utf16(in->smbios_extra, &smbios, &n_smbios);
         if (r < 0)
                 return r;

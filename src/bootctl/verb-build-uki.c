@@ -87,7 +87,7 @@ static int sign(const char *key, const char *cert, const char *in, const char *o
 typedef struct BuildUkiArgs {
         const char *stub, *linux_path, *cmdline, *osrel, *uname, *output, *key, *cert, *sbat;
         const char *initrds[INITRDS_MAX], *profiles[PROFILES_MAX], *profile_cmdlines[PROFILES_MAX];
-        size_t n_initrds, n_profiles, n_profile_cmdlines;
+        size_t n_initrds, n_profiles;
 } BuildUkiArgs;
 
 /* What the sections are made of, read whole into memory. */
@@ -139,9 +139,11 @@ static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
                         a->profiles[a->n_profiles++] = optarg;
                         break;
                 case ARG_PROFILE_CMDLINE:
-                        if (a->n_profile_cmdlines >= PROFILES_MAX)
-                                return log_error_errno(E2BIG, "At most %d profiles.", PROFILES_MAX);
-                        a->profile_cmdlines[a->n_profile_cmdlines++] = optarg;
+                        /* It belongs to the --profile= right before it, wherever that is in the list. */
+                        if (a->n_profiles == 0 || a->profile_cmdlines[a->n_profiles - 1])
+                                return log_error_errno(EINVAL, "--profile-cmdline=%s must follow the --profile= it belongs to "
+                                                       "(one per profile).", optarg);
+                        a->profile_cmdlines[a->n_profiles - 1] = optarg;
                         break;
                 case ARG_OUTPUT: a->output = optarg; break;
                 case ARG_KEY: a->key = optarg; break;
@@ -153,8 +155,6 @@ static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
                 return log_error_errno(EINVAL, "build-uki needs --linux= and --output= (see 'urlbootctl build-uki --help').");
         if (!a->key != !a->cert)
                 return log_error_errno(EINVAL, "--sign-key= and --sign-cert= go together.");
-        if (a->n_profile_cmdlines > a->n_profiles)
-                return log_error_errno(EINVAL, "Each --profile-cmdline= belongs to a --profile= given before it.");
         return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fileio.h"
 #include "json-writer.h"
@@ -79,6 +80,12 @@ static int add_file(Files *f, const char *dir, const char *path) {
                                        name, dir ?: "beside the UKI");
         if (f->n >= FILES_MAX)
                 return log_error_errno(E2BIG, "At most %d credentials and extension images.", FILES_MAX);
+        /* The ESP is FAT: names that differ only in case are one file there, which the stub sees once. */
+        for (size_t i = 0; i < f->n; i++)
+                if (f->files[i].dir == dir && strcasecmp(f->files[i].name, name) == 0)
+                        return log_error_errno(EEXIST, "'%s' and '%s' %s are one file on the ESP (FAT ignores case): "
+                                               "keep one of them.", f->files[i].name, name,
+                                               dir ? dir : "beside the UKI");
         r = read_full_file(path, SIDECAR_SIZE_MAX, &data, &size);
         if (r < 0)
                 return log_error_errno(r, "Failed to read %s: %m", path);

@@ -96,9 +96,11 @@ static int section_data(const void *image, size_t size, const PeSection *s, bool
         } else {
                 offset = s->raw_offset;
                 /* Raw data is padded to FileAlignment; the virtual size is the real length. A virtual
-                 * size beyond the raw data is zeros in memory (older kernels' .linux, as ukify sets it). */
-                len = s->virtual_size && s->virtual_size < s->raw_size ? s->virtual_size : s->raw_size;
-                memory = s->virtual_size ? s->virtual_size : s->raw_size;
+                 * size beyond the raw data is zeros in memory (older kernels' .linux, as ukify sets it).
+                 * A section with VirtualSize 0 is empty, whatever raw data the file has: nothing of it is
+                 * loaded, and both stubs skip it (systemd's PE_SECTION_VECTOR_IS_SET). */
+                len = s->virtual_size < s->raw_size ? s->virtual_size : s->raw_size;
+                memory = s->virtual_size;
         }
         if (!within(size, offset, len))
                 return -EBADMSG;

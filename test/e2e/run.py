@@ -220,8 +220,8 @@ def main():
             prof = os.path.join(logs, 'profile')
             with open(prof, 'w') as f:
                 f.write('ID=default\n')
-            extra = [f'--profile={prof}', f'--profile={prof}', '--profile-cmdline=console=ttyS0 ' + cmdline,
-                     '--profile-cmdline=console=ttyS0 ' + cmdline + ' urlboot.profile=1']
+            extra = [f'--profile={prof}', '--profile-cmdline=console=ttyS0 ' + cmdline,
+                     f'--profile={prof}', '--profile-cmdline=console=ttyS0 ' + cmdline + ' urlboot.profile=1']
             if via == 'manager-tpm-systemd-stub':
                 # The same sections around systemd-stub 262; for the prediction, ours with 262's .sbat.
                 sd_stub, skip = reference_stub()

@@ -10,9 +10,9 @@ set -u
 ctl=$1 stub=$2
 measure=/lib/systemd/systemd-measure
 [ -x "$measure" ] || measure=/usr/lib/systemd/systemd-measure
-echo "1..4"
+echo "1..8"
 if [ ! -x "$measure" ] || [ ! -f "$stub" ]; then
-	for i in 1 2 3 4; do echo "ok $i # SKIP systemd-measure (package systemd) or the stub (gnu-efi) is missing"; done
+	for i in 1 2 3 4 5 6 7 8; do echo "ok $i # SKIP systemd-measure (package systemd) or the stub (gnu-efi) is missing"; done
 	exit 0
 fi
 tmp=$(mktemp -d)
@@ -58,3 +58,82 @@ check "command line with a newline" linux osrel cmdline
 # sizes that are not multiples of the file alignment
 head -c 513 /dev/urandom > "$tmp/initrd"
 check "odd sizes" linux osrel initrd
+
+# Issue 33, item 1: a section whose VirtualSize is 0 is empty whatever raw data the file holds: systemd-stub
+# (src/boot/pe.c, PE_SECTION_VECTOR_IS_SET: memory size > 0) and ours skip it, so must the prediction.
+pcr11() { "$ctl" measure --json "$1" | python3 -c 'import json,sys; print([x for x in json.load(sys.stdin)["pcrs"] if x["pcr"]==11][0]["sha256"])'; }
+printf 'sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n' > "$tmp/sbat"
+"$ctl" build-uki --stub="$stub" --output="$tmp/with.efi" --os-release="$tmp/osrel" --linux="$tmp/linux" --sbat="$tmp/sbat" >/dev/null 2>&1
+"$ctl" build-uki --stub="$stub" --output="$tmp/without.efi" --os-release="$tmp/osrel" --linux="$tmp/linux" >/dev/null 2>&1
+python3 - "$tmp/with.efi" "$tmp/zero.efi" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+pe = struct.unpack_from('<I', d, 0x3c)[0]
+n, opt = struct.unpack_from('<H', d, pe + 6)[0], struct.unpack_from('<H', d, pe + 20)[0]
+for i in range(n):
+    h = pe + 24 + opt + 40 * i
+    if d[h:h + 8].rstrip(b'\0') == b'.sbat':
+        struct.pack_into('<I', d, h + 8, 0)  # VirtualSize 0, raw data kept
+open(sys.argv[2], 'wb').write(d)
+PY
+zero=$(pcr11 "$tmp/zero.efi") without=$(pcr11 "$tmp/without.efi") with=$(pcr11 "$tmp/with.efi")
+n=$((n + 1))
+if [ -n "$zero" ] && [ "$zero" = "$without" ] && [ "$zero" != "$with" ]; then
+	echo "ok $n - a .sbat with VirtualSize 0 and raw data is not measured (as if absent)"
+else
+	echo "not ok $n - VirtualSize 0: '$zero', without the section '$without', with it '$with'"
+fi
+
+# Item 3: under Secure Boot an empty .cmdline (VirtualSize 0, build-uki --cmdline=@empty) counts as none:
+# both stubs keep the load options and measure them into PCR 12 (systemd's stub.c: the load options are
+# dropped only when the .cmdline section is set).
+pcr12() { "$ctl" measure --json --secure-boot --options="$2" "$1" | python3 -c 'import json,sys; p=([x for x in json.load(sys.stdin)["pcrs"] if x["pcr"]==12] or [{"sha256": "0"}])[0]["sha256"]; print("unmeasured" if set(p) == {"0"} else p)'; }
+: > "$tmp/empty"
+"$ctl" build-uki --stub="$stub" --output="$tmp/emptycmd.efi" --os-release="$tmp/osrel" --linux="$tmp/linux" --cmdline=@"$tmp/empty" >/dev/null 2>&1
+printf 'quiet' > "$tmp/quiet"
+"$ctl" build-uki --stub="$stub" --output="$tmp/cmd.efi" --os-release="$tmp/osrel" --linux="$tmp/linux" --cmdline=@"$tmp/quiet" >/dev/null 2>&1
+e=$(pcr12 "$tmp/emptycmd.efi" root=/dev/x) w=$(pcr12 "$tmp/without.efi" root=/dev/x) c=$(pcr12 "$tmp/cmd.efi" root=/dev/x)
+n=$((n + 1))
+if [ -n "$e" ] && [ "$e" != unmeasured ] && [ "$e" = "$w" ] && [ "$c" = unmeasured ]; then
+	echo "ok $n - Secure Boot, empty .cmdline: the load options are kept and measured, as without .cmdline"
+else
+	echo "not ok $n - empty .cmdline '$e', no .cmdline '$w', .cmdline 'quiet' '$c'"
+fi
+
+# Item 7: a FAT ESP holds b.cred and B.cred as one file, which the stub picks up once: a tree with both
+# cannot be an ESP, and measure says so instead of predicting two credentials.
+mkdir -p "$tmp/esp/EFI/Linux/u.efi.extra.d"
+echo one > "$tmp/esp/EFI/Linux/u.efi.extra.d/b.cred"
+echo two > "$tmp/esp/EFI/Linux/u.efi.extra.d/B.cred"
+"$ctl" measure --esp="$tmp/esp" --uki-path=EFI/Linux/u.efi "$tmp/without.efi" >/dev/null 2>"$tmp/err"
+rc=$?
+n=$((n + 1))
+if [ $rc = 1 ] && grep -q "are one file on the ESP (FAT ignores case)" "$tmp/err"; then
+	echo "ok $n - b.cred and B.cred in one ESP directory: refused, one line"
+else
+	echo "not ok $n - b.cred and B.cred: exit $rc, $(cat "$tmp/err")"
+fi
+
+# Item 7: --profile-cmdline= belongs to the --profile= right before it, as the usage says: with
+# "--profile=A --profile=B --profile-cmdline=X" the .cmdline follows the second .profile.
+printf 'ID=a\n' > "$tmp/pa"
+"$ctl" build-uki --stub="$stub" --output="$tmp/prof.efi" --linux="$tmp/linux" --profile="$tmp/pa" --profile="$tmp/pa" \
+	--profile-cmdline=second >/dev/null 2>&1
+order=$(python3 - "$tmp/prof.efi" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+pe = struct.unpack_from('<I', d, 0x3c)[0]
+n, opt = struct.unpack_from('<H', d, pe + 6)[0], struct.unpack_from('<H', d, pe + 20)[0]
+print(' '.join(d[pe + 24 + opt + 40 * i:pe + 32 + opt + 40 * i].rstrip(b'\0').decode() for i in range(n)
+               if d[pe + 24 + opt + 40 * i:pe + 25 + opt + 40 * i] == b'.' and b'profile' in d[pe + 24 + opt + 40 * i:pe + 32 + opt + 40 * i]
+               or d[pe + 24 + opt + 40 * i:pe + 32 + opt + 40 * i].rstrip(b'\0') == b'.cmdline'))
+PY
+)
+"$ctl" build-uki --stub="$stub" --output="$tmp/bad.efi" --linux="$tmp/linux" --profile-cmdline=x --profile="$tmp/pa" >/dev/null 2>"$tmp/err"
+rc=$?
+n=$((n + 1))
+if [ "$order" = ".profile .profile .cmdline" ] && [ $rc = 2 ] && grep -q "must follow the --profile= it belongs to" "$tmp/err"; then
+	echo "ok $n - --profile-cmdline= binds to the --profile= before it; before any, a usage error"
+else
+	echo "not ok $n - sections '$order', misplaced: exit $rc $(cat "$tmp/err")"
+fi
