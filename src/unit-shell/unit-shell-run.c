@@ -38,14 +38,14 @@ int unit_shell_report_end(int code, int status) {
         switch (code) {
         case CLD_EXITED:
                 if (status != EXIT_SUCCESS)
-                        log_error(UNIT_SHELL_CHILD_NAME " failed with exit status %d.", status);
+                        log_error("'" UNIT_SHELL_CHILD_NAME "' failed with exit status %d.", status);
                 return status;
         case CLD_KILLED:
         case CLD_DUMPED:
-                log_error(UNIT_SHELL_CHILD_NAME " terminated by signal %s.", signal_name(status));
+                log_error("'" UNIT_SHELL_CHILD_NAME "' terminated by signal %s.", signal_name(status));
                 return EXIT_FAILURE;
         default:
-                log_error(UNIT_SHELL_CHILD_NAME " failed due to unknown reason.");
+                log_error("'" UNIT_SHELL_CHILD_NAME "' failed due to unknown reason.");
                 return EXIT_FAILURE;
         }
 }

@@ -49,12 +49,14 @@ static void help(void) {
                "  -h --help        this help\n"
                "  --version        print the version\n"
                "\n"
+               "  -q --quiet --no-pager  accepted, as systemd-analyze accepts them (no effect)\n"
+               "\n"
                "-H/--host and -M/--machine are refused, as systemd-analyze refuses them here.\n");
 }
 
 /* Returns 1 to go on, 0 to exit successfully, negative to exit with a usage error. */
 static int parse_argv(int argc, char *argv[]) {
-        enum { ARG_VERSION = 0x100, ARG_SYSTEM, ARG_USER, ARG_NEW_SANDBOX, ARG_PTY, ARG_PIPE };
+        enum { ARG_VERSION = 0x100, ARG_SYSTEM, ARG_USER, ARG_NEW_SANDBOX, ARG_PTY, ARG_PIPE, ARG_NO_PAGER };
         static const struct option options[] = {
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, ARG_VERSION },
@@ -65,12 +67,15 @@ static int parse_argv(int argc, char *argv[]) {
                 { "new-sandbox", no_argument, NULL, ARG_NEW_SANDBOX },
                 { "pty", no_argument, NULL, ARG_PTY },
                 { "pipe", no_argument, NULL, ARG_PIPE },
+                /* systemd-analyze's general options, accepted as 262 accepts them (nothing to page) */
+                { "quiet", no_argument, NULL, 'q' },
+                { "no-pager", no_argument, NULL, ARG_NO_PAGER },
                 {},
         };
         int c;
 
         /* "+": options end at UNIT, so that COMMAND's options stay COMMAND's ("ls -l"). */
-        while ((c = getopt_long(argc, argv, "+hH:M:", options, NULL)) >= 0)
+        while ((c = getopt_long(argc, argv, "+hqH:M:", options, NULL)) >= 0)
                 switch (c) {
                 case 'h':
                         help();
@@ -84,9 +89,17 @@ static int parse_argv(int argc, char *argv[]) {
                 case ARG_USER:
                         arg_scope = MANAGER_USER;
                         break;
-                case 'H':
                 case 'M':
+                        if (isempty(optarg)) {
+                                log_error("Invalid --machine= specified: %s", optarg); /* systemd 262's words */
+                                return -EINVAL;
+                        }
+                        __attribute__((fallthrough));
+                case 'H':
                         arg_remote = true;
+                        break;
+                case 'q':
+                case ARG_NO_PAGER:
                         break;
                 case ARG_NEW_SANDBOX:
                         arg_new_sandbox = true;

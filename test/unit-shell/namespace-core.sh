@@ -68,16 +68,16 @@ check "arguments after the command go to it verbatim" "[ \"\$out\" = '-l --foo -
 
 run "$t" t.service sh -c 'exit 7'
 check "the command's exit status is passed through (7), with v258's message" \
-	"[ \$rc = 7 ] && [ \"\$err\" = 'urlboot-unit-shell: (unit-shell) failed with exit status 7.' ]"
+	"[ \$rc = 7 ] && [ \"\$err\" = 'urlboot-unit-shell: '\''(unit-shell)'\'' failed with exit status 7.' ]"
 run "$t" t.service true
 check "exit status 0: no message" "[ \$rc = 0 ] && [ -z \"\$err\" ]"
 run "$t" t.service sh -c 'kill -TERM $$'
 check "a command killed by a signal: the middle child exits 1, as in v258" \
-	"[ \$rc = 1 ] && [ \"\$err\" = 'urlboot-unit-shell: (unit-shell) failed with exit status 1.' ]"
+	"[ \$rc = 1 ] && [ \"\$err\" = 'urlboot-unit-shell: '\''(unit-shell)'\'' failed with exit status 1.' ]"
 run "$t" t.service no-such-command-here
 check "a missing command: v258's two messages, exit 1" \
 	"[ \$rc = 1 ] && [ \"\$err\" = \"urlboot-unit-shell: Failed to execute 'no-such-command-here': No such file or directory
-urlboot-unit-shell: (unit-shell) failed with exit status 1.\" ]"
+urlboot-unit-shell: '(unit-shell)' failed with exit status 1.\" ]"
 out=$(printf 'echo "$0"; exit 3\n' | "$at_pid" "$t" t.service 2>"$tmp/err"); rc=$?
 check "no command: a login shell, -bash (exit status passed on)" "[ \$rc = 3 ] && [ \"\$out\" = -bash ]"
 
@@ -137,7 +137,7 @@ targets+=("$u")
 t=$(inner_process "$u" sleep) || { echo "Bail out! the third user namespace target did not start"; exit 1; }
 run "$t" t.service touch "$tmp/ran-unmapped"
 check "a user namespace without a root mapping: becoming root fails, exit 1 (fatal in v258), nothing run" \
-	"[ \$rc = 1 ] && [ \"\$err\" = 'urlboot-unit-shell: (unit-shell) failed with exit status 1.' ] && [ ! -e \"\$tmp/ran-unmapped\" ]"
+	"[ \$rc = 1 ] && [ \"\$err\" = 'urlboot-unit-shell: '\''(unit-shell)'\'' failed with exit status 1.' ] && [ ! -e \"\$tmp/ran-unmapped\" ]"
 
 # Targets that are gone.
 sh -c 'exit 0' &
@@ -174,7 +174,7 @@ t=$(inner_process "$u" sleep) || { echo "Bail out! the empty-root target did not
 run "$t" t.service
 check "no /bin/bash or /bin/sh in the root: v258's message naming all three, exit 1" \
 	"[ \$rc = 1 ] && [ \"\$err\" = \"urlboot-unit-shell: Failed to execute '/bin/bash', '/bin/bash', and '/bin/sh': No such file or directory
-urlboot-unit-shell: (unit-shell) failed with exit status 1.\" ]"
+urlboot-unit-shell: '(unit-shell)' failed with exit status 1.\" ]"
 
 # Only /bin/sh (busybox-static, if installed) in the root.
 mkdir -p "$tmp/shonly/bin"

@@ -52,10 +52,10 @@ probe() {
 	rc=$?
 	got_out=$(join_lines <stdout)
 	got_err=$(normalize_err <stderr)
-	# Later systemd (262) quotes the process name in these two messages; v258 (and urlboot) do not.
-	if [ "$tool" != urlboot-unit-shell ] && [ "$(systemctl --version | awk 'NR == 1 { print $2 }')" -ge 259 ]; then
-		err=$(sed -e "s/(unit-shell) failed with/'(unit-shell)' failed with/" \
-			-e "s/(unit-shell) terminated by/'(unit-shell)' terminated by/" <<<"$err")
+	# The table holds systemd 262's text ('(unit-shell)' quoted); v258 did not quote the process name.
+	if [ "$tool" != urlboot-unit-shell ] && [ "$(systemctl --version | awk 'NR == 1 { print $2 }')" -lt 259 ]; then
+		err=$(sed -e "s/'(unit-shell)' failed with/(unit-shell) failed with/" \
+			-e "s/'(unit-shell)' terminated by/(unit-shell) terminated by/" <<<"$err")
 	fi
 	[ "$rc" = "$status" ] && [ "$got_out" = "$out" ] && [ "$got_err" = "$err" ]
 	result $? "$tool: $name" "exit $rc (expected $status)
