@@ -12,12 +12,14 @@
 
 #include "varlink-connection.h"
 #include "varlink-json.h"
+#include "varlink-members.h"
 
 /* sd-varlink reads in 64 KiB steps. */
 #define VARLINK_READ_SIZE (64U * 1024U)
 
 void varlink_connection_init(VarlinkConnection *c, int fd, size_t max) {
         c->fd = fd;
+        c->duplicate_parameter = NULL;
         varlink_frame_init(&c->input, max);
 }
 
@@ -26,6 +28,7 @@ void varlink_connection_done(VarlinkConnection *c) {
                 (void) close(c->fd);
         c->fd = -1;
         varlink_frame_done(&c->input);
+        c->duplicate_parameter = mfree(c->duplicate_parameter);
 }
 
 uint64_t varlink_now_usec(void) {
@@ -98,7 +101,17 @@ int varlink_connection_read(VarlinkConnection *c, uint64_t timeout_usec, struct 
                 if (r < 0)
                         return r;
                 if (r > 0) {
+                        c->duplicate_parameter = mfree(c->duplicate_parameter);
                         r = varlink_json_parse(text, len, ret);
+                        if (r >= 0) {
+                                r = varlink_json_duplicate_member(text, len, &c->duplicate_parameter);
+                                if (r == VARLINK_DUPLICATE_IN_MESSAGE || r < 0) {
+                                        c->duplicate_parameter = mfree(c->duplicate_parameter);
+                                        json_object_put(*ret);
+                                        *ret = NULL;
+                                        r = r < 0 ? r : -EBADMSG;
+                                }
+                        }
                         explicit_bzero(text, len);
                         return r < 0 ? r : 1;
                 }

@@ -17,6 +17,7 @@
 typedef struct VarlinkConnection {
         int fd;
         VarlinkFrame input;
+        char *duplicate_parameter; /* of the last message read: a name given twice in its "parameters" */
 } VarlinkConnection;
 
 /** Take over fd (closed by varlink_connection_done()); input limited to max bytes (0: 16 MiB). */
@@ -27,8 +28,10 @@ void varlink_connection_done(VarlinkConnection *c);
  * Read the next message.
  * @v timeout_usec  how long to wait for it (VARLINK_INFINITY: forever)
  * @ret ret         the parsed message (a new reference; NULL for the JSON text "null")
- * @ret             1 with a message; 0 at end of stream (a partial message is dropped);
- *                  -ETIMEDOUT; -EBADMSG (not JSON); -EMSGSIZE (over the limit); other errno
+ * @ret             1 with a message (c->duplicate_parameter set when a parameter was given twice, which
+ *                  sd-varlink answers with InvalidParameter); 0 at end of stream (a partial message is
+ *                  dropped); -ETIMEDOUT; -EBADMSG (not JSON, or a member of the message given twice: a
+ *                  protocol error); -EMSGSIZE (over the limit); other errno
  */
 int varlink_connection_read(VarlinkConnection *c, uint64_t timeout_usec, struct json_object **ret);
 

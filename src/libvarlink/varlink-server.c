@@ -269,7 +269,13 @@ int varlink_service_serve(const VarlinkService *s, int fd) {
                         log_debug("Closing the connection: not a Varlink method call.");
                         break;
                 }
-                r = link_dispatch(&l, &call);
+                if (l.conn.duplicate_parameter) {
+                        /* sd-varlink's answer to a parameter given twice; the connection stays */
+                        l.flags = call.flags;
+                        l.answered = false;
+                        r = varlink_link_error_invalid_parameter(&l, l.conn.duplicate_parameter);
+                } else
+                        r = link_dispatch(&l, &call);
                 if (r < 0) {
                         if (r != -ECONNABORTED)
                                 log_debug_errno(r, "Closing the connection: %m");

@@ -4,7 +4,9 @@
  * Oracles: the frame never buffers more than its limit and hands out exactly the NUL-separated
  * pieces of the stream, in order, until one exceeds the limit; every message the JSON parser
  * accepts formats to text that parses to an equal object, and a call read from it formats to a
- * call with the same method and flags. */
+ * call with the same method and flags; a name reported as given twice is a member of the parsed
+ * message (or of its parameters), and a message formatted by json-c (which keeps one of each name)
+ * has none given twice. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,15 +14,32 @@
 #include "fuzz.h"
 #include "varlink-frame.h"
 #include "varlink-json.h"
+#include "varlink-members.h"
 #include "varlink-message.h"
 
 #define LIMIT 512
+
+/* A duplicate reported is a name the object really has (json-c kept one of them). */
+static void check_duplicates(const char *text, size_t len, struct json_object *message) {
+        struct json_object *in = message, *unused;
+        char *name = NULL;
+        int r = varlink_json_duplicate_member(text, len, &name);
+
+        if (r < 0 && r != -ENOMEM)
+                abort(); /* json-c accepted the text: it is valid JSON */
+        if (r == VARLINK_DUPLICATE_IN_PARAMETERS && !json_object_object_get_ex(message, "parameters", &in))
+                abort();
+        if (r > 0 && (!name || !json_object_is_type(in, json_type_object) || !json_object_object_get_ex(in, name, &unused)))
+                abort();
+        free(name);
+}
 
 static void check_json(const char *text, size_t len) {
         struct json_object *a = NULL, *b = NULL, *c = NULL;
         char *again, *call_text;
         VarlinkCall call, call2;
         VarlinkReply reply;
+        char *dup = NULL;
 
         if (varlink_json_parse(text, len, &a) < 0)
                 return;
@@ -28,6 +47,11 @@ static void check_json(const char *text, size_t len) {
         if (!again)
                 abort();
         if (varlink_json_parse(again, strlen(again), &b) < 0 || !json_object_equal(a, b))
+                abort();
+
+        check_duplicates(text, len, a);
+        check_duplicates(again, strlen(again), b);
+        if (varlink_json_duplicate_member(again, strlen(again), &dup) != 0)
                 abort();
 
         (void) varlink_reply_parse(a, &reply);

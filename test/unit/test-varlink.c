@@ -15,6 +15,8 @@
 #include "varlink-frame.h"
 #include "varlink-idl.h"
 #include "varlink-json.h"
+#include "varlink-members.h"
+#include "string-util.h"
 #include "varlink-message.h"
 #include "varlink-server.h"
 #include "varlink-standard.h"
@@ -588,4 +590,27 @@ TEST(errno_names) {
         ASSERT_STREQ(varlink_errno_name(EINTR), "EINTR");
         ASSERT_EQ(varlink_errno_from_name("ENOENT"), ENOENT);
         ASSERT_EQ(varlink_errno_from_name("EBOGUS"), -EINVAL);
+}
+
+/* Names given twice, as sd-varlink sees them (issue 33): decoded names compare, only the message's own
+ * members and those of "parameters" count. */
+TEST(duplicate_members) {
+        static const struct { const char *text; int want; const char *name; } cases[] = {
+                { "{\"method\":\"a.b.C\",\"parameters\":{\"x\":1,\"y\":2}}", 0, NULL },
+                { "{\"method\":\"a.b.C\",\"method\":\"a.b.D\"}", VARLINK_DUPLICATE_IN_MESSAGE, "method" },
+                { "{\"method\":\"a.b.C\",\"parameters\":{\"\\u0061\":1,\"a\":2}}", VARLINK_DUPLICATE_IN_PARAMETERS, "a" },
+                { "{\"parameters\":{\"k\":{\"z\":1,\"z\":2}}}", 0, NULL }, /* deeper: the method's own business */
+                { "{\"p\\u00e9\":1,\"p\xc3\xa9\":2}", VARLINK_DUPLICATE_IN_MESSAGE, "p\xc3\xa9" },
+                { "{\"a\":[{\"b\":1,\"b\":1}],\"c\":\"}\"}", 0, NULL },
+                { "[1,2]", 0, NULL },
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                char *name = NULL;
+                int r = varlink_json_duplicate_member(cases[i].text, strlen(cases[i].text), &name);
+
+                if (r != cases[i].want || (cases[i].name && (!name || !streq(name, cases[i].name))))
+                        test_fail(__FILE__, __LINE__, "case %zu: %d %s", i, r, name ?: "-");
+                free(name);
+        }
 }
