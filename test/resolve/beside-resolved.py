@@ -8,8 +8,10 @@ and without upstream servers (RefuseRecordTypes= is checked before anything is r
 the chroot up needs root (mounts), which the network namespace needs anyway.
 
 1. The REFUSED answer: every "refuse" query of test/data/resolve/stub-packets.tsv goes byte for byte
-   to resolved 262's stub (127.0.0.53) and to our front stub (127.0.0.153); the answers must be the
-   same bytes. resolved sees this machine's machine ID, so its NSID is the one we compute.
+   to resolved 262's stub (127.0.0.53) refusing by itself, and to our front stub (127.0.0.153) in front
+   of a resolved 262 that refuses nothing; the answers must be the same bytes (and the resolved behind
+   us must answer what we refuse). resolved sees this machine's machine ID, so its NSID is the one we
+   compute.
 2. The configuration: every case of test/data/resolve/refuse-config-cases.txt is laid out in the
    tree (tmpfs on /etc/systemd and /usr/local/lib, an overlay on /usr/lib/systemd, /run is a tmpfs),
    resolved 262 is started on it and asked for "localhost" with each probe type; the types it refuses
@@ -159,36 +161,60 @@ def refused_by_us(root):
 
 
 def refused_answers(tmp):
-    """Part 1: the REFUSED bytes."""
-    root = os.path.join(tmp, 'shape')
+    """Part 1: the REFUSED bytes. resolved 262 refusing by itself is the oracle; our stub refuses in front of
+    a resolved 262 that refuses nothing, so a stub that refused nothing would pass 262's NOERROR through
+    and fail (issue 33: the comparison must not let the oracle do the stub's work)."""
     conf = b'[Resolve]\nRefuseRecordTypes=AAAA TXT HTTPS\nLLMNR=no\nMulticastDNS=no\n'
-    lay_out(root, [['file', 'etc/systemd/resolved.conf', conf]])
-    resolved = start_resolved(root)
-    stub = subprocess.Popen([binary, 'stub', '--root=' + root], env=dict(os.environ, URLBOOT_SYSTEMD_VERSION='252'),
+    # resolved without servers answers REFUSED for these names itself: behind us it gets a test server
+    plain = b'[Resolve]\nDNS=127.0.0.1:5300\nLLMNR=no\nMulticastDNS=no\n'
+    refusing, open_root, ours_root = (os.path.join(tmp, d) for d in ('refusing', 'open', 'shape'))
+    lay_out(refusing, [['file', 'etc/systemd/resolved.conf', conf]])
+    lay_out(open_root, [['file', 'etc/systemd/resolved.conf', plain]])
+    lay_out(ours_root, [['file', 'etc/systemd/resolved.conf', conf]])
+    with open(os.path.join(src, 'test/data/resolve/stub-packets.tsv')) as f:
+        rows = [line.rstrip('\n').split('\t') for line in f if not line.startswith('#')]
+    rows = [(name, bytes.fromhex(query_hex)) for name, query_hex, verdict, _, _ in rows if verdict == 'refuse']
+    tcp = [(name[:12] + ' ' + qtype, dnswire.query(name, qtype, **kw))
+           for name, qtype, kw in (('x.test', 'AAAA', {}), ('Long.' + 'a' * 63 + '.' + 'b' * 63 + '.test', 'TXT',
+                                                         {'do': True, 'cd': True, 'nsid': True}))]
+
+    # The oracle: what resolved 262 answers when it refuses by itself.
+    resolved = start_resolved(refusing)
+    try:
+        theirs = {name: dnswire.udp(RESOLVED, q, 3) for name, q in rows}
+        theirs_tcp = {name: dnswire.tcp(RESOLVED, q) for name, q in tcp}
+    finally:
+        stop(resolved)
+
+    # Ours: the stub refuses, the resolved behind it does not.
+    upstream = subprocess.Popen([sys.executable, os.path.join(src, 'test/resolve/dns-server.py'), '127.0.0.1', '5300',
+                                 os.path.join(tmp, 'upstream.log')], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                text=True)
+    upstream.stdout.readline()  # "ready"
+    resolved = start_resolved(open_root)
+    stub = subprocess.Popen([binary, 'stub', '--root=' + ours_root], env=dict(os.environ, URLBOOT_SYSTEMD_VERSION='252'),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):
             if dnswire.udp(STUB, dnswire.query('x.test', 'AAAA'), 0.1):
                 break
-        with open(os.path.join(src, 'test/data/resolve/stub-packets.tsv')) as f:
-            rows = [line.rstrip('\n').split('\t') for line in f if not line.startswith('#')]
-        for name, query_hex, verdict, _, _ in rows:
-            if verdict != 'refuse':
-                continue
-            q = bytes.fromhex(query_hex)
-            theirs, ours = dnswire.udp(RESOLVED, q, 3), dnswire.udp(STUB, q, 3)
-            check('REFUSED for %s: the same bytes as resolved 262 (UDP)' % name,
-                  theirs is not None and theirs == ours, 'resolved 262: %s\nours:         %s' %
-                  (theirs.hex() if theirs else None, ours.hex() if ours else None))
-        for name, qtype, kw in (('x.test', 'AAAA', {}), ('Long.' + 'a' * 63 + '.' + 'b' * 63 + '.test', 'TXT',
-                                                           {'do': True, 'cd': True, 'nsid': True})):
-            q = dnswire.query(name, qtype, **kw)
-            theirs, ours = dnswire.tcp(RESOLVED, q), dnswire.tcp(STUB, q)
-            check('REFUSED for %s %s: the same bytes as resolved 262 (TCP)' % (name[:12], qtype),
-                  theirs is not None and theirs == ours, '%r\n%r' % (theirs, ours))
+        behind = dnswire.udp(RESOLVED, dnswire.query('x.test', 'AAAA'), 3)
+        check('the resolved 262 behind our stub refuses nothing (AAAA: %s)' %
+              (dnswire.header(behind)['rcode'] if behind else 'no answer'),
+              behind is not None and dnswire.header(behind)['rcode'] != 'REFUSED')
+        for name, q in rows:
+            ours = dnswire.udp(STUB, q, 3)
+            check('REFUSED for %s: our stub gives the bytes resolved 262 gives by itself (UDP)' % name,
+                  theirs[name] is not None and theirs[name] == ours, 'resolved 262: %s\nours:         %s' %
+                  (theirs[name].hex() if theirs[name] else None, ours.hex() if ours else None))
+        for name, q in tcp:
+            ours = dnswire.tcp(STUB, q)
+            check('REFUSED for %s: the same bytes as resolved 262 (TCP)' % name,
+                  theirs_tcp[name] is not None and theirs_tcp[name] == ours, '%r\n%r' % (theirs_tcp[name], ours))
     finally:
         stop(stub)
         stop(resolved)
+        stop(upstream)
 
 
 def configuration_cases(tmp):
