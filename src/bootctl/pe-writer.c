@@ -4,6 +4,7 @@
  * Appending sections to a PE32+ image.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,12 @@ int pe_append_sections(const void *image, size_t size, const PeNewSection *secti
         }
         if (h.section_alignment == 0 || h.file_alignment == 0)
                 return error_setf(error, error_size, -EBADMSG, "the stub has no section or file alignment");
+        /* The PE format's bounds: every section's data is padded to FileAlignment, so a stub claiming a
+         * gigabyte would make us allocate gigabytes (found by fuzz-pe-writer). */
+        if (h.file_alignment < 512 || h.file_alignment > 65536 || (h.file_alignment & (h.file_alignment - 1)))
+                return error_setf(error, error_size, -EBADMSG,
+                                  "the stub's file alignment %" PRIu32 " is not a power of two from 512 to 64 KiB",
+                                  h.file_alignment);
 
         for (size_t i = 0; i < h.n_sections; i++) {
                 PeSection s;

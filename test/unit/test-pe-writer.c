@@ -127,7 +127,8 @@ TEST(profiles) {
 }
 
 /* A PE32+ image made here: headers of header_size bytes, then n sections named names[i % n_names],
- * each with raw_size bytes of data (0: none). Alignments 1, as a hostile --stub may have them. */
+ * each with raw_size bytes of data (0: none). Section alignment 1, as a hostile --stub may have it; file
+ * alignment 512, the smallest the writer takes. */
 static uint8_t *make_pe(size_t header_size, unsigned n, const char *const *names, size_t n_names, size_t raw_size,
                         size_t *ret_size) {
         size_t table = 0x40 + 24 + 240, data = table + (size_t) n * PE_SECTION_HEADER_SIZE, size;
@@ -145,7 +146,7 @@ static uint8_t *make_pe(size_t header_size, unsigned n, const char *const *names
         p[0x54] = 240;                                          /* SizeOfOptionalHeader */
         p[0x58] = 0x0b, p[0x59] = 0x02;                         /* PE32+ */
         p[0x58 + PE_OPT_SECTION_ALIGNMENT] = 1;
-        p[0x58 + PE_OPT_FILE_ALIGNMENT] = 1;
+        p[0x58 + PE_OPT_FILE_ALIGNMENT + 1] = 2;                /* 512 */
         memcpy(p + 0x58 + PE_OPT_SIZE_OF_HEADERS, &(uint32_t) { (uint32_t) header_size }, 4);
         p[0x58 + PE_OPT_NUMBER_OF_RVA_AND_SIZES] = 16;
         for (unsigned i = 0; i < n; i++) {
@@ -161,6 +162,27 @@ static uint8_t *make_pe(size_t header_size, unsigned n, const char *const *names
         }
         *ret_size = size;
         return p;
+}
+
+/* A file alignment of 2 GiB would make the writer allocate gigabytes (found by fuzz-pe-writer):
+ * the PE format's 512..64K, a power of two, is what it takes. */
+TEST(file_alignment_is_bounded) {
+        static const uint32_t bad[] = { 1, 256, 0x20000, 0x80000000, 1000 };
+        PeNewSection add[] = { { ".osrel", "ID", 2 } };
+        char error[256];
+        size_t size, uki_size;
+        uint8_t *stub = make_pe(4096, 0, NULL, 0, 0, &size);
+        void *uki;
+
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+                memcpy(stub + 0x58 + PE_OPT_FILE_ALIGNMENT, &bad[i], 4);
+                ASSERT_EQ(pe_append_sections(stub, size, add, 1, &uki, &uki_size, error, sizeof error), -EBADMSG);
+                ASSERT_TRUE(strstr(error, "file alignment"));
+        }
+        memcpy(stub + 0x58 + PE_OPT_FILE_ALIGNMENT, &(uint32_t) { 65536 }, 4);
+        ASSERT_OK(pe_append_sections(stub, size, add, 1, &uki, &uki_size, error, sizeof error));
+        free(uki);
+        free(stub);
 }
 
 /* docs/security.md L7: a stub without section data used to make the writer overflow its buffer. */
