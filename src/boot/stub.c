@@ -28,6 +28,8 @@
 #include "printf-fundamental.h"
 #include "smbios.h"
 #include "string-fundamental.h"
+#include "efi-vmm.h"
+#include "initrd-concat.h"
 #include "stub-cmdline.h"
 #include "stub-extras.h"
 #include "stub-measure.h"
@@ -158,7 +160,7 @@ static CHAR16 *settle_cmdline(uint16_t *options, size_t options_len, const Secti
         StubParameters p = {
                 .options = options, .options_len = options_len, .smbios_extra = extra,
                 .smbios_extra_len = char16_len(extra), .secure_boot = secure_boot_enabled(),
-                .uki_has_cmdline = cmdline->size > 0,
+                .uki_has_cmdline = cmdline->size > 0, .confidential_vm = is_confidential_vm(),
         };
         uint16_t *base;
 
@@ -170,6 +172,10 @@ static CHAR16 *settle_cmdline(uint16_t *options, size_t options_len, const Secti
                 base = cmdline->size > 0 ? cleaned_cmdline((const char *) cmdline->data,
                                                            fstrnlen((const char *) cmdline->data, cmdline->size))
                                          : NULL;
+        }
+        if (!stub_smbios_extra_used(&p)) {
+                ffree(extra);
+                extra = NULL;
         }
         return join_cmdline(base, TAKE_PTR(extra));
 }
@@ -233,32 +239,20 @@ static void pass_random_seed(EFI_LOADED_IMAGE *li) {
         (void) random_seed_pass(root);
 }
 
-/* The .initrd section and the archives from the ESP, one after the other (each starting at a multiple
- * of 4, as the kernel's unpacker wants), or the section alone when there is nothing else. */
-static EFI_STATUS combine_initrds(const Section *initrd, const StubExtras *x, void **ret, size_t *ret_size) {
-        size_t total = ALIGN_TO(initrd->size, (size_t) 4), off;
-        uint8_t *all;
+/* Early microcode (.ucode), the .initrd section and the archives from the ESP, in systemd-stub's order
+ * (initrd-concat.h); the kernel unpacks them one after the other. */
+static EFI_STATUS combine_initrds(const Section *ucode, const Section *initrd, const StubExtras *x, void **ret,
+                                  size_t *ret_size) {
+        InitrdPiece pieces[2 + STUB_EXTRAS_MAX] = {
+                { ucode->data, ucode->size },
+                { initrd->data, initrd->size },
+        };
+        bool allocated;
 
         for (size_t i = 0; i < STUB_EXTRAS_MAX; i++)
-                total += ALIGN_TO(x->size[i], (size_t) 4);
-        if (total == ALIGN_TO(initrd->size, (size_t) 4)) {
-                *ret = (void *) initrd->data;
-                *ret_size = initrd->size;
-                return EFI_SUCCESS;
-        }
-        all = fmalloc(total);
-        if (!all)
-                return EFI_OUT_OF_RESOURCES;
-        fmemset(all, 0, total);
-        fmemcpy(all, initrd->data, initrd->size);
-        off = ALIGN_TO(initrd->size, (size_t) 4);
-        for (size_t i = 0; i < STUB_EXTRAS_MAX; i++) {
-                fmemcpy(all + off, x->archive[i], x->size[i]);
-                off += ALIGN_TO(x->size[i], (size_t) 4);
-        }
-        *ret = all;
-        *ret_size = total;
-        return EFI_SUCCESS;
+                pieces[2 + i] = (InitrdPiece) { x->archive[i], x->size[i] };
+        return initrd_concat(pieces, ELEMENTSOF(pieces), ret, ret_size, &allocated) < 0 ? EFI_OUT_OF_RESOURCES
+                                                                                       : EFI_SUCCESS;
 }
 
 /* Loads the kernel from its section, hands it the command line and starts it: returns only on failure. */
@@ -284,7 +278,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         _cleanup_(stub_extras_done) StubExtras extras = {};
         EFI_LOADED_IMAGE *li = NULL;
         EFI_HANDLE initrd_handle = NULL;
-        Section linux_section, initrd_section = {}, cmdline_section = {};
+        Section linux_section, initrd_section = {}, cmdline_section = {}, ucode_section = {};
         Measured m = {};
         StubProfileText profile_text;
         MeasureEvent profile_event;
@@ -302,11 +296,12 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         if (EFI_ERROR(s))
                 return log_efi_fatal(s, "cannot read our own loaded image");
         options = read_options(li, &profile, &options_len);
-        if (profile >= pe_count_profiles(li->ImageBase, li->ImageSize))
+        if (!pe_profile_exists(li->ImageBase, li->ImageSize, profile))
                 return log_efi_fatal(EFI_NOT_FOUND, "this UKI has no profile %u (the @N in the load options)", profile);
         if (!find_section(li, profile, ".linux", &linux_section))
                 return log_efi_fatal(EFI_NOT_FOUND, "this UKI has no .linux section");
         (void) find_section(li, profile, ".initrd", &initrd_section);
+        (void) find_section(li, profile, ".ucode", &ucode_section);
         (void) find_section(li, profile, ".cmdline", &cmdline_section);
 
         /* systemd-stub's order: the profile, the sections, the command lines, then the ESP's files */
@@ -325,7 +320,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         export_pcr_variable(L"StubPcrInitRDSysExts", extras.measured[STUB_SIDECAR_SYSEXTS], TPM2_PCR_SYSEXTS);
         export_pcr_variable(L"StubPcrInitRDConfExts", extras.measured[STUB_SIDECAR_CONFEXTS], TPM2_PCR_KERNEL_CONFIG);
 
-        s = combine_initrds(&initrd_section, &extras, &initrd, &initrd_size);
+        s = combine_initrds(&ucode_section, &initrd_section, &extras, &initrd, &initrd_size);
         if (EFI_ERROR(s))
                 return log_efi_fatal(s, "cannot put the initrd together");
         if (initrd_size > 0) {

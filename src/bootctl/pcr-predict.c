@@ -139,7 +139,7 @@ static unsigned stub_read_options(uint16_t *options, size_t n, StubParameters *p
 
 static int predict_stub(const PredictInput *in, uint16_t *options, size_t n_options, Prediction *p) {
         _cleanup_free_ uint16_t *smbios = NULL;
-        StubParameters params = { .secure_boot = in->secure_boot };
+        StubParameters params = { .secure_boot = in->secure_boot, .confidential_vm = in->confidential_vm };
         StubProfileText profile_text;
         const uint8_t *cmdline;
         size_t n_smbios, cmdline_size;
@@ -148,7 +148,7 @@ static int predict_stub(const PredictInput *in, uint16_t *options, size_t n_opti
         int r;
 
         profile = stub_read_options(options, n_options, &params);
-        if (profile >= pe_count_profiles(in->uki, in->uki_size))
+        if (!pe_profile_exists(in->uki, in->uki_size, profile))
                 return -ERANGE;
         /* An empty .cmdline (VirtualSize 0) is no .cmdline: the stubs keep the load options then. */
         params.uki_has_cmdline = pe_find_profile_section(in->uki, in->uki_size, profile, ".cmdline", false, &cmdline,

@@ -26,6 +26,7 @@ typedef struct PredictInput {
         const char *smbios_extra;
         bool boot_manager;      /* a boot manager passed the options and measured them first */
         bool secure_boot;
+        bool confidential_vm;   /* SEV/TDX: unsigned load options (with Secure Boot) and SMBIOS text unused */
         const PredictFile *files;
         size_t n_files;
         const char *phases;     /* systemd-pcrphase words (colon-separated) measured later into PCR 11 */

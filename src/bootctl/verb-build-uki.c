@@ -54,14 +54,15 @@ static int load_cmdline(const char *arg, Input *ret) {
 
 static void build_uki_help(void) {
         printf("Usage: urlbootctl build-uki --linux=FILE [--initrd=FILE...] [--cmdline=TEXT|@FILE]\n"
-               "                            [--os-release=FILE] [--uname=VERSION] [--sbat=FILE]\n"
+               "                            [--os-release=FILE] [--uname=VERSION] [--sbat=FILE] [--ucode=FILE]\n"
                "                            [--profile=FILE [--profile-cmdline=TEXT|@FILE]]...\n"
                "                            [--stub=FILE] [--sign-key=KEY --sign-cert=CERT] --output=FILE\n"
                "\n"
                "Make a unified kernel image: the stub with .osrel, .cmdline, .uname, .initrd (all\n"
                "initrds, concatenated) and .linux sections appended, then one .profile section per\n"
                "--profile= (profiles 0, 1, ...), each followed by its own .cmdline if given; \"@N\" in\n"
-               "the load options boots profile N. --sbat= adds a .sbat section (SBAT metadata for shim).\n"
+               "the load options boots profile N. --sbat= adds a .sbat section (SBAT metadata for shim),\n"
+               "--ucode= a .ucode section (early microcode: a cpio archive the stub puts first in the initrd).\n"
                "Default stub: " DEFAULT_STUB "; default os-release: /etc/os-release.\n"
                "With --sign-key and --sign-cert the result is signed for Secure Boot with sbsign.\n");
 }
@@ -85,21 +86,21 @@ static int sign(const char *key, const char *cert, const char *in, const char *o
 }
 
 typedef struct BuildUkiArgs {
-        const char *stub, *linux_path, *cmdline, *osrel, *uname, *output, *key, *cert, *sbat;
+        const char *stub, *linux_path, *cmdline, *osrel, *uname, *output, *key, *cert, *sbat, *ucode;
         const char *initrds[INITRDS_MAX], *profiles[PROFILES_MAX], *profile_cmdlines[PROFILES_MAX];
         size_t n_initrds, n_profiles;
 } BuildUkiArgs;
 
 /* What the sections are made of, read whole into memory. */
 typedef struct UkiInputs {
-        Input stub, linux_image, osrel, cmdline, initrd, sbat;
+        Input stub, linux_image, osrel, cmdline, initrd, sbat, ucode;
         Input profiles[PROFILES_MAX], profile_cmdlines[PROFILES_MAX];
 } UkiInputs;
 
 /* 0: build; 1: help printed; -EINVAL/-E2BIG: usage error (logged). */
 static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
         enum { ARG_STUB = 0x100, ARG_LINUX, ARG_INITRD, ARG_CMDLINE, ARG_OSREL, ARG_UNAME, ARG_PROFILE, ARG_OUTPUT,
-               ARG_KEY, ARG_CERT, ARG_PROFILE_CMDLINE, ARG_SBAT };
+               ARG_KEY, ARG_CERT, ARG_PROFILE_CMDLINE, ARG_SBAT, ARG_UCODE };
         static const struct option options[] = {
                 { "stub", required_argument, NULL, ARG_STUB },
                 { "linux", required_argument, NULL, ARG_LINUX },
@@ -108,6 +109,7 @@ static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
                 { "os-release", required_argument, NULL, ARG_OSREL },
                 { "uname", required_argument, NULL, ARG_UNAME },
                 { "sbat", required_argument, NULL, ARG_SBAT },
+                { "ucode", required_argument, NULL, ARG_UCODE },
                 { "profile", required_argument, NULL, ARG_PROFILE },
                 { "profile-cmdline", required_argument, NULL, ARG_PROFILE_CMDLINE },
                 { "output", required_argument, NULL, ARG_OUTPUT },
@@ -133,6 +135,7 @@ static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
                 case ARG_OSREL: a->osrel = optarg; break;
                 case ARG_UNAME: a->uname = optarg; break;
                 case ARG_SBAT: a->sbat = optarg; break;
+                case ARG_UCODE: a->ucode = optarg; break;
                 case ARG_PROFILE:
                         if (a->n_profiles >= PROFILES_MAX)
                                 return log_error_errno(E2BIG, "At most %d profiles.", PROFILES_MAX);
@@ -185,7 +188,8 @@ static int inputs_load(const BuildUkiArgs *a, UkiInputs *in) {
 
         if ((r = load(a->stub, "stub", &in->stub)) < 0 || (r = load(a->linux_path, "kernel", &in->linux_image)) < 0 ||
             (r = load(a->osrel, "os-release file", &in->osrel)) < 0 || (r = load_cmdline(a->cmdline, &in->cmdline)) < 0 ||
-            (a->sbat && (r = load(a->sbat, "SBAT file", &in->sbat)) < 0))
+            (a->sbat && (r = load(a->sbat, "SBAT file", &in->sbat)) < 0) ||
+            (a->ucode && (r = load(a->ucode, "microcode archive", &in->ucode)) < 0))
                 return r;
         for (size_t i = 0; i < a->n_profiles; i++)
                 if ((r = load(a->profiles[i], "profile", &in->profiles[i])) < 0 ||
@@ -201,6 +205,7 @@ static void inputs_free(UkiInputs *in) {
         free(in->cmdline.data);
         free(in->initrd.data);
         free(in->sbat.data);
+        free(in->ucode.data);
         for (size_t i = 0; i < PROFILES_MAX; i++) {
                 free(in->profiles[i].data);
                 free(in->profile_cmdlines[i].data);
@@ -220,6 +225,8 @@ static size_t uki_sections(const BuildUkiArgs *a, const UkiInputs *in, PeNewSect
                 sections[n++] = (PeNewSection) { ".sbat", in->sbat.data, in->sbat.size };
         if (in->initrd.size)
                 sections[n++] = (PeNewSection) { ".initrd", in->initrd.data, in->initrd.size };
+        if (in->ucode.size)
+                sections[n++] = (PeNewSection) { ".ucode", in->ucode.data, in->ucode.size };
         sections[n++] = (PeNewSection) { ".linux", in->linux_image.data, in->linux_image.size };
         /* Profiles follow the base: each .profile, then what it overrides. */
         for (size_t i = 0; i < a->n_profiles; i++) {
@@ -254,7 +261,7 @@ static int uki_write(const BuildUkiArgs *a, const void *uki, size_t uki_size) {
 }
 
 int verb_build_uki(int argc, char *argv[]) {
-        PeNewSection sections[6 + 2 * PROFILES_MAX];
+        PeNewSection sections[7 + 2 * PROFILES_MAX];
         BuildUkiArgs args;
         UkiInputs in = {};
         void *uki = NULL;

@@ -43,6 +43,7 @@ typedef struct Args {
         const char *phases;             /* colon-separated words systemd-pcrphase measures into PCR 11 */
         bool boot_manager;
         bool secure_boot;
+        bool confidential_vm;
         bool json;
         bool events;
         unsigned banks;                 /* 1 << PcrBank */
@@ -234,6 +235,7 @@ static void help(void) {
                "                          systemd-boot); without UKI: a Type #1 linux entry's options alone\n"
                "  --smbios-extra=TEXT     SMBIOS type 11 io.systemd.stub.kernel-cmdline-extra=TEXT\n"
                "  --secure-boot           Secure Boot is on: load options are dropped when the UKI has .cmdline\n"
+               "  --confidential-vm       an SEV or TDX guest: no SMBIOS text; with --secure-boot no load options\n"
                "  --credential=FILE       a credential (*.cred) or extension image (*.raw) beside the UKI\n"
                "  --extension=FILE        (in UKI.extra.d/ on the ESP)\n"
                "  --global-credential=FILE, --global-extension=FILE\n"
@@ -249,7 +251,7 @@ static void help(void) {
 }
 
 static int parse_argv(int argc, char *argv[], Args *a) {
-        enum { ARG_PROFILE = 0x100, ARG_OPTIONS, ARG_BOOT_MANAGER, ARG_SMBIOS, ARG_SECURE_BOOT, ARG_BESIDE, ARG_GLOBAL, ARG_GLOBAL_EXTENSION,
+        enum { ARG_PROFILE = 0x100, ARG_OPTIONS, ARG_BOOT_MANAGER, ARG_SMBIOS, ARG_SECURE_BOOT, ARG_CONFIDENTIAL_VM, ARG_BESIDE, ARG_GLOBAL, ARG_GLOBAL_EXTENSION,
                ARG_ESP, ARG_UKI_PATH, ARG_PHASE, ARG_BANK, ARG_EVENTS, ARG_JSON };
         static const struct option options[] = {
                 { "profile", required_argument, NULL, ARG_PROFILE },
@@ -257,6 +259,7 @@ static int parse_argv(int argc, char *argv[], Args *a) {
                 { "boot-manager", no_argument, NULL, ARG_BOOT_MANAGER },
                 { "smbios-extra", required_argument, NULL, ARG_SMBIOS },
                 { "secure-boot", no_argument, NULL, ARG_SECURE_BOOT },
+                { "confidential-vm", no_argument, NULL, ARG_CONFIDENTIAL_VM },
                 { "credential", required_argument, NULL, ARG_BESIDE },
                 { "extension", required_argument, NULL, ARG_BESIDE },
                 { "global-credential", required_argument, NULL, ARG_GLOBAL },
@@ -293,6 +296,9 @@ static int parse_argv(int argc, char *argv[], Args *a) {
                         break;
                 case ARG_SECURE_BOOT:
                         a->secure_boot = true;
+                        break;
+                case ARG_CONFIDENTIAL_VM:
+                        a->confidential_vm = true;
                         break;
                 case ARG_BESIDE:
                         if (strv_extend(&a->beside, optarg) < 0)
@@ -375,6 +381,7 @@ int verb_measure(int argc, char *argv[]) {
         in = (PredictInput) {
                 .uki = image, .uki_size = size, .options = a.options, .profile = a.profile,
                 .smbios_extra = a.smbios_extra, .boot_manager = a.boot_manager, .secure_boot = a.secure_boot,
+                .confidential_vm = a.confidential_vm,
                 .files = files.files, .n_files = files.n, .phases = a.phases,
         };
         r = pcr_predict(&in, &p);

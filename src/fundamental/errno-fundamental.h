@@ -17,6 +17,7 @@
 #  define EINVAL 22
 #  define ERANGE 34
 #  define ENODATA 61
+#  define EOVERFLOW 75
 #  define EBADMSG 74
 #  define EILSEQ 84
 #  define EOPNOTSUPP 95

@@ -155,12 +155,18 @@ int pe_find_profile_section(const void *image, size_t size, unsigned profile, co
 
 int pe_find_profile_section_data(const void *image, size_t size, unsigned profile, const char *name, bool loaded,
                                  PeSectionData *ret) {
+        /* -1 stands for the base sections: those before the first .profile */
+        long want = profile == PE_PROFILE_BASE ? -1 : (long) profile, current = -1;
         PeSection base = {}, s;
         bool have_base = false;
-        int current = -1, r;
         PeWalk w;
+        int r;
 
-        if (profile >= PE_PROFILES_MAX)
+        fassert(image);
+        fassert(name);
+        fassert(ret);
+
+        if (profile >= PE_PROFILES_MAX && profile != PE_PROFILE_BASE)
                 return -ERANGE;
         r = walk_start(image, size, &w);
         if (r < 0)
@@ -168,16 +174,16 @@ int pe_find_profile_section_data(const void *image, size_t size, unsigned profil
         while ((r = walk_next(image, size, &w, &s)) > 0) {
                 if (fstreq(s.name, ".profile")) {
                         current++;
-                        if (current > (int) profile)
+                        if (current > want)
                                 break;
                         /* a profile's own .profile section says its ID and TITLE */
-                        if (current == (int) profile && fstreq(name, ".profile"))
+                        if (current == want && fstreq(name, ".profile"))
                                 return section_data(image, size, &s, loaded, ret);
                         continue;
                 }
                 if (!fstreq(s.name, name))
                         continue;
-                if (current == (int) profile)
+                if (current == want)
                         return section_data(image, size, &s, loaded, ret);
                 if (current < 0 && !have_base) {
                         base = s;
@@ -187,11 +193,15 @@ int pe_find_profile_section_data(const void *image, size_t size, unsigned profil
         if (r < 0)
                 return r;
         /* Without .profile sections there is only profile 0. */
-        if ((current < 0 && profile > 0) || (current >= 0 && current < (int) profile))
+        if ((current < 0 && want > 0) || (current >= 0 && current < want))
                 return -ERANGE;
         if (!have_base)
                 return -ENOENT;
         return section_data(image, size, &base, loaded, ret);
+}
+
+bool pe_profile_exists(const void *image, size_t size, unsigned profile) {
+        return profile == PE_PROFILE_BASE || profile < pe_count_profiles(image, size);
 }
 
 unsigned pe_count_profiles(const void *image, size_t size) {

@@ -91,6 +91,12 @@ int pe_find_profile_section(const void *image, size_t size, unsigned profile, co
 /** Profiles past this many are ignored, as systemd-stub and systemd-boot do. */
 #define PE_PROFILES_MAX 256
 
+/** "@4294967295": the base sections only, no profile's (systemd-stub boots them so; it is not an error). */
+#define PE_PROFILE_BASE UINT32_MAX
+
+/** Whether a profile number can be booted from this UKI: one it has, or PE_PROFILE_BASE. */
+bool pe_profile_exists(const void *image, size_t size, unsigned profile);
+
 /** pe_find_profile_section(), with the section's size in memory as well. */
 int pe_find_profile_section_data(const void *image, size_t size, unsigned profile, const char *name, bool loaded,
                                  PeSectionData *ret);

@@ -8,8 +8,13 @@
 bool stub_options_used(const StubParameters *p) {
         if (!p->options || p->options_len == 0)
                 return false;
-        /* under Secure Boot a UKI's own command line wins over an unsigned one */
-        return !(p->secure_boot && p->uki_has_cmdline);
+        /* under Secure Boot a UKI's own command line wins over an unsigned one; in a confidential VM the
+         * host gave the unsigned one, and its own (if any) is all there is */
+        return !(p->secure_boot && (p->uki_has_cmdline || p->confidential_vm));
+}
+
+bool stub_smbios_extra_used(const StubParameters *p) {
+        return p->smbios_extra && p->smbios_extra_len > 0 && !p->confidential_vm;
 }
 
 void stub_measure_cmdline(const uint16_t *s, size_t n, MeasureEvent *ret) {
@@ -58,7 +63,7 @@ int stub_measure_cmdlines(const StubParameters *p, measure_event_cb cb, void *us
                 if (r != 0)
                         return r;
         }
-        if (p->smbios_extra && p->smbios_extra_len > 0) {
+        if (stub_smbios_extra_used(p)) {
                 stub_measure_cmdline(p->smbios_extra, p->smbios_extra_len, &e);
                 r = cb(&e, userdata);
                 if (r != 0)

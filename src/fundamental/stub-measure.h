@@ -20,10 +20,17 @@ typedef struct StubParameters {
         size_t smbios_extra_len;
         bool secure_boot;
         bool uki_has_cmdline;           /* a .cmdline section for this profile */
+        bool confidential_vm;           /* SEV, TDX or a Hyper-V isolated VM (systemd-stub's is_confidential_vm()) */
 } StubParameters;
 
-/** Whether the stub passes its load options on (and measures them), or drops them for .cmdline. */
+/**
+ * Whether the stub passes its load options on (and measures them), or drops them: under Secure Boot for
+ * the UKI's .cmdline, and in a confidential VM even without one (the host is not trusted to add any).
+ */
 bool stub_options_used(const StubParameters *p);
+
+/** Whether the SMBIOS io.systemd.stub.kernel-cmdline-extra= text is used (never in a confidential VM). */
+bool stub_smbios_extra_used(const StubParameters *p);
 
 /**
  * An EV_IPL PCR 12 event over a command line.

@@ -16,7 +16,10 @@ static const char *const uki_sections[] = {
 };
 
 bool uki_section_measured(const char *name) {
-        if (fstreq(name, ".pcrsig"))
+        /* .dtbauto and .efifw count only once one is selected: by the firmware's devicetree or a .hwids
+         * match (systemd-stub 262, pe.c). urlboot's stub selects none (no firmware devicetree on x86, no
+         * CHID matching), as 262 on a machine where none matches: neither is measured nor used. */
+        if (fstreq(name, ".pcrsig") || fstreq(name, ".dtbauto") || fstreq(name, ".efifw"))
                 return false;
         for (size_t i = 0; uki_sections[i]; i++)
                 if (fstreq(uki_sections[i], name))
@@ -47,7 +50,7 @@ int uki_measure_sections(const void *image, size_t size, bool loaded, unsigned p
         r = pe_parse_headers(image, size, &h);
         if (r < 0)
                 return r;
-        if (profile >= pe_count_profiles(image, size))
+        if (!pe_profile_exists(image, size, profile))
                 return -ERANGE;
         for (size_t i = 0; uki_sections[i]; i++) {
                 PeSectionData d;

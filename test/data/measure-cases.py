@@ -5,8 +5,8 @@ computed here with hashlib, independently of the C code under test (test-measure
 with urlboot's stub and predicts them with src/bootctl/pcr-predict.c). Run it to regenerate the table.
 
 Columns: NAME, SECTIONS (.name=TEXT;... in file order, ".profile=TEXT" starting a profile),
-ARGS (key=value;...: profile, options, boot_manager, smbios, secure_boot, cred/gcred/ext/gext=NAME:TEXT,
-phases), then the expected sha256 of PCR 11, 12 and 13. TEXT uses \\n \\t \\\\ escapes and
+ARGS (key=value;...: profile, options, boot_manager, smbios, secure_boot, cvm (a confidential VM),
+cred/gcred/ext/gext=NAME:TEXT, phases), then the expected sha256 of PCR 11, 12 and 13. TEXT uses \\n \\t \\\\ escapes and
 @pattern:N for N bytes (i*7+3)&0xff."""
 import hashlib
 import os
@@ -82,7 +82,7 @@ def predict(sections, args):
             i = 1
             while i < len(o) and o[i].isdigit():
                 i += 1
-            if i == len(o) or o[i] == ' ':
+            if (i == len(o) or o[i] == ' ') and int(o[1:i]) <= 0xffffffff:
                 profile, o = int(o[1:i]), o[i + 1:] if i < len(o) else ''
         custom = mangle(o)
     base, profiles, current = {}, [], None
@@ -94,7 +94,8 @@ def predict(sections, args):
             base.setdefault(name, data)
         else:
             current.setdefault(name, data)
-    own = profiles[profile] if profiles else {}
+    # "@4294967295" (UINT_MAX) is the base sections only: systemd-stub's find_sections() skips the profile pass
+    own = profiles[profile] if profiles and profile != 0xffffffff else {}
     if profile:
         extend(12, utf16z(str(profile)))
     has_cmdline = False
@@ -102,13 +103,16 @@ def predict(sections, args):
         data = own.get(name, base.get(name))
         if name == '.cmdline' and data:
             has_cmdline = True
-        if name == '.pcrsig' or not data:
+        # .dtbauto/.efifw only once selected (firmware devicetree or .hwids match): on x86 none is
+        if name in ('.pcrsig', '.dtbauto', '.efifw') or not data:
             continue
         extend(11, name.encode() + b'\0')
         extend(11, data)
-    if custom and not (args.get('secure_boot') and has_cmdline):
+    # stub.c settle_command_line(): dropped under Secure Boot for .cmdline, or in a confidential VM
+    if custom and not (args.get('secure_boot') and (has_cmdline or args.get('cvm'))):
         extend(12, utf16z(custom))
-    if args.get('smbios') is not None and mangle(args['smbios']):
+    # cmdline_append_and_measure_smbios() returns early in a confidential VM
+    if args.get('smbios') is not None and mangle(args['smbios']) and not args.get('cvm'):
         extend(12, utf16z(mangle(args['smbios'])))
     for where, suffix, exclude, target, dmode, fmode, n in SIDECARS:
         key = {None: ('cred', 'ext'), 'loader/credentials': ('gcred',), 'loader/extensions': ('gext',)}[where]
@@ -142,6 +146,12 @@ CASES = [
     ('credentials', '.linux=K', 'cred=b.cred:two;cred=a.cred:one\\n;gcred=z.cred:global;cred=skip.txt:no'),
     ('extensions', '.linux=K', 'ext=os.raw:@pattern:700;ext=etc.confext.raw:conf;gext=g.raw:gsys;gext=h.CONFEXT.RAW:gconf;ext=.hidden.raw:no'),
     ('phases', '.linux=K;.osrel=O', 'phases=enter-initrd:leave-initrd'),
+    # issue 33: what systemd-stub 262 does, item by item
+    ('dtbauto-efifw-not-selected', '.linux=K;.osrel=O;.dtbauto=DTB1;.dtbauto=DTB2;.hwids=H;.efifw=FW', ''),
+    ('cvm-no-smbios', '.linux=K;.cmdline=base', 'smbios=x=1;cvm=1;options=o=1'),
+    ('cvm-secure-boot-drops-options-without-cmdline', '.linux=K', 'options=host=1;secure_boot=1;cvm=1'),
+    ('profile-uint-max-is-base', '.linux=K;.cmdline=base;.profile=ID=a;.cmdline=a', 'options=@4294967295 x=1'),
+    ('profile-beyond-uint-max-is-text', '.linux=K;.cmdline=base', 'options=@4294967296 x=1'),
 ]
 
 
@@ -151,7 +161,7 @@ def parse_args(s):
         k, _, v = item.partition('=')
         if k in ('cred', 'gcred', 'ext', 'gext'):
             args.setdefault(k, []).append(v)
-        elif k in ('boot_manager', 'secure_boot'):
+        elif k in ('boot_manager', 'secure_boot', 'cvm'):
             args[k] = True
         else:
             args[k] = v.replace('\\n', '\n').replace('\\t', '\t')

@@ -14,6 +14,7 @@
 #include "measure-event.h"
 #include "memory-fundamental.h"
 #include "pcr-predict.h"
+#include "stub-measure.h"
 #include "pe-image.h"
 #include "pe-writer.h"
 #include "random-seed.h"
@@ -118,6 +119,8 @@ static void parse_args(char *s, Case *c) {
                         c->in.boot_manager = true;
                 else if (strcmp(item, "secure_boot") == 0)
                         c->in.secure_boot = true;
+                else if (strcmp(item, "cvm") == 0)
+                        c->in.confidential_vm = true;
                 else if (strcmp(item, "phases") == 0)
                         c->in.phases = v;
                 else if (strcmp(item, "cred") == 0 || strcmp(item, "ext") == 0)
@@ -312,6 +315,26 @@ TEST(stub_cmdline_rules) {
         ASSERT_FALSE(stub_options_are_text(b, n));
         b[2] = 0;       /* what follows a NUL does not count */
         ASSERT_TRUE(stub_options_are_text(b, n));
+}
+
+/* Issue 33, item 6: systemd-stub 262's rules in a confidential VM (stub.c settle_command_line(),
+ * cmdline_append_and_measure_smbios()): with Secure Boot no load options even without .cmdline, and
+ * never the SMBIOS text. */
+TEST(confidential_vm_rules) {
+        uint16_t o[8], x[8];
+        StubParameters p = { .options = o, .options_len = u16("quiet", o), .smbios_extra = x,
+                             .smbios_extra_len = u16("extra", x) };
+
+        ASSERT_TRUE(stub_options_used(&p) && stub_smbios_extra_used(&p));
+        p.confidential_vm = true;
+        ASSERT_TRUE(stub_options_used(&p));     /* without Secure Boot the options stay */
+        ASSERT_FALSE(stub_smbios_extra_used(&p));
+        p.secure_boot = true;
+        ASSERT_FALSE(stub_options_used(&p));    /* no .cmdline, yet dropped */
+        p.confidential_vm = false;
+        ASSERT_TRUE(stub_options_used(&p));
+        p.uki_has_cmdline = true;
+        ASSERT_FALSE(stub_options_used(&p));
 }
 
 TEST(tcg2_event_layout) {
