@@ -15,6 +15,7 @@
 #  define ENOMEM 12
 #  define EEXIST 17
 #  define EINVAL 22
+#  define ENOSPC 28
 #  define ERANGE 34
 #  define ENODATA 61
 #  define EOVERFLOW 75

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Fuzz target: the rollout variable's text (root can write it in the booted system; the boot manager reads
+ * it before every start). Oracle: what is read formats to text within ROLLOUT_TEXT_MAX that reads back as
+ * the same; every record has a valid ID and counts within bounds; the choice among the store's own IDs is
+ * never an entry without tries, and counting a start of it never fails for lack of them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "rollout.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+        static char text[ROLLOUT_TEXT_MAX + 1], again[ROLLOUT_TEXT_MAX + 1];
+        const char *ids[ROLLOUT_ENTRIES_MAX];
+        RolloutStore s, t;
+        RolloutChoice c;
+        size_t n;
+
+        rollout_store_parse((const char *) data, size, &s);
+        if (s.n > ROLLOUT_ENTRIES_MAX)
+                abort();
+        for (size_t i = 0; i < s.n; i++) {
+                if (!rollout_id_valid(s.records[i].id) || s.records[i].tries_left > ROLLOUT_TRIES_MAX ||
+                    s.records[i].tries_done > ROLLOUT_TRIES_MAX)
+                        abort();
+                ids[i] = s.records[i].id;
+        }
+        n = rollout_store_format(&s, text, sizeof text);
+        if (n > ROLLOUT_TEXT_MAX || strlen(text) != n)
+                abort();
+        rollout_store_parse(text, n, &t);
+        rollout_store_format(&t, again, sizeof again);
+        if (t.n != s.n || strcmp(text, again) != 0)
+                abort();
+
+        rollout_choose(ids, s.n, &s, &c);
+        if (c.index >= 0) {
+                RolloutRecord *r = rollout_store_find(&s, ids[c.index]);
+
+                if (!r || (r->state == ROLLOUT_TRIAL && r->tries_left == 0) || rollout_count_start(&s, ids[c.index], 3) < 0)
+                        abort();
+        }
+        return 0;
+}
