@@ -192,6 +192,8 @@ static int compare_names(const void *a, const void *b) {
 
 /* The first name, in sorted order, that occurs twice; NULL if none. */
 static const char *first_duplicate(Names *n) {
+        if (n->n < 2)
+                return NULL; /* and no qsort() of a NULL array (found by fuzz-varlink under UBSan) */
         qsort(n->v, n->n, sizeof(char *), compare_names);
         for (size_t i = 1; i < n->n; i++)
                 if (streq(n->v[i - 1], n->v[i]))
