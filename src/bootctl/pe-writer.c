@@ -58,6 +58,11 @@ int pe_append_sections(const void *image, size_t size, const PeNewSection *secti
         if (r < 0 || !h.pe32plus)
                 return error_setf(error, error_size, -EBADMSG, "not a PE32+ image");
         opt = h.optional_header_offset;
+        /* We rewrite fields up to the checksum and SizeOfImage: an optional header shorter than that would
+         * have them land in the section table (found by fuzz-pe-writer: a new section lost its name). */
+        if (h.size_of_optional_header < PE_OPT_NUMBER_OF_RVA_AND_SIZES + 4)
+                return error_setf(error, error_size, -EBADMSG, "the stub's optional header is too short (%u bytes)",
+                                  (unsigned) h.size_of_optional_header);
         if (h.size_of_optional_header >= PE_OPT_DATA_DIRECTORY + 8 * (PE_DATA_DIRECTORY_SECURITY + 1) &&
             pe_le32(in + opt + PE_OPT_NUMBER_OF_RVA_AND_SIZES) > PE_DATA_DIRECTORY_SECURITY) {
                 security_size = pe_le32(in + opt + PE_OPT_DATA_DIRECTORY + 8 * PE_DATA_DIRECTORY_SECURITY + 4);
