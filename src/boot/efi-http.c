@@ -20,7 +20,10 @@
 
 #define HTTP_TIMEOUT_USEC (30ULL * 1000 * 1000)     /* without any progress */
 #define HTTP_STATUS_200_OK 3                        /* EFI_HTTP_STATUS_CODE */
+#define HTTP_STATUS_300_MULTIPLE_CHOICES 10         /* 300 to 307: 10 to 16 */
+#define HTTP_STATUS_307_TEMPORARY_REDIRECT 16
 #define HTTP_STATUS_400_BAD_REQUEST 17              /* first of the 4xx and 5xx codes */
+#define HTTP_STATUS_308_PERMANENT_REDIRECT 41       /* added after the others (UEFI 2.8) */
 #define HTTP_METHOD_GET 0
 #define HTTP_VERSION_11 1
 
@@ -194,6 +197,11 @@ static EFI_STATUS receive_head(Http *h, const char *url, uint64_t *ret_length) {
         s = http_run(h, &t, false);
         /* The header array is the caller's; whether names and values are allocations of their own
          * differs between drivers, so it stays (a few hundred bytes, until the kernel starts). */
+        if ((response.StatusCode >= HTTP_STATUS_300_MULTIPLE_CHOICES &&
+             response.StatusCode <= HTTP_STATUS_307_TEMPORARY_REDIRECT) ||
+            response.StatusCode == HTTP_STATUS_308_PERMANENT_REDIRECT)
+                return log_efi(EFI_PROTOCOL_ERROR, "%s: the server redirects; refused (no redirect is followed: one "
+                               "could lead from https to http). Point the entry at the final URL", url);
         if (response.StatusCode >= HTTP_STATUS_400_BAD_REQUEST)
                 return log_efi(EFI_NOT_FOUND, "%s: the server answered with an error (EFI HTTP status %u)", url,
                                (unsigned) response.StatusCode);
@@ -227,8 +235,16 @@ EFI_STATUS http_get(EFI_DEVICE_PATH *via, const char *url, void **ret, size_t *r
         EFI_STATUS s;
 
         s = http_open(via, &h);
-        if (!EFI_ERROR(s))
+        if (!EFI_ERROR(s)) {
                 s = send_get(&h, url);
+                /* EDK2 says so for a TLS handshake that failed and for https without a CA list */
+                if (s == EFI_ABORTED && fstartswith(url, "https://"))
+                        s = log_efi(EFI_SECURITY_VIOLATION, "%s: TLS failed: the server's certificate is not signed by "
+                                    "a CA this boot manager pins, or not for this host name; refused", url);
+                else if (s == EFI_NOT_FOUND && fstartswith(url, "https://"))
+                        s = log_efi(EFI_SECURITY_VIOLATION, "%s: https, but no CA to check the server with (urlbootctl "
+                                    "build-manager --ca=, or the firmware's TlsCaCertificate)", url);
+        }
         if (!EFI_ERROR(s))
                 s = receive_head(&h, url, &length);
         if (!EFI_ERROR(s) && length > SIZE_MAX)

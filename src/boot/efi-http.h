@@ -14,8 +14,10 @@
 /**
  * GET url through the NIC and address of the device path via, into pool memory (ffree()).
  * @ret EFI_SUCCESS; EFI_NOT_FOUND when the server answered with an error status (logged);
+ *      EFI_PROTOCOL_ERROR for a redirect, which is never followed (logged); EFI_SECURITY_VIOLATION
+ *      when TLS failed (certificate not from the pinned CA, wrong host name, no CA at all; logged);
  *      EFI_UNSUPPORTED when this way is not open (no address in via, no HTTP service on the NIC, no
- *      Content-Length, a redirect) and the firmware's LoadFile should fetch it; other errors of the
- *      transfer (EFI_TIMEOUT, EFI_DEVICE_ERROR, ...)
+ *      Content-Length) and the firmware's LoadFile should fetch it; other errors of the transfer
+ *      (EFI_TIMEOUT, EFI_DEVICE_ERROR, ...)
  */
 EFI_STATUS http_get(EFI_DEVICE_PATH *via, const char *url, void **ret, size_t *ret_size);

@@ -3,6 +3,7 @@
  * @file
  * Variables of the Boot Loader Interface, and the firmware's SecureBoot.
  */
+#include "efi-cleanup.h"
 #include "efi-string.h"
 #include "efi-variables.h"
 #include "memory-fundamental.h"
@@ -10,6 +11,30 @@
 #include "utf16.h"
 
 EFI_GUID loader_vendor_guid = { 0x4a67b082, 0x0a4c, 0x41cf, { 0xb6, 0xc7, 0x44, 0x0b, 0x29, 0xbb, 0x8c, 0x4f } };
+EFI_GUID urlboot_vendor_guid = { 0x3c0a4d1e, 0x8b7f, 0x4c55, { 0x9a, 0x1e, 0x75, 0x72, 0x6c, 0x62, 0x6f, 0x6f } };
+EFI_GUID shim_lock_guid = { 0x605dab50, 0xe046, 0x4300, { 0xab, 0xb6, 0x3d, 0xd8, 0x10, 0xdd, 0x8b, 0x23 } };
+
+EFI_STATUS efi_variable_read(EFI_GUID *vendor, const CHAR16 *name, size_t max, void **ret, size_t *ret_size) {
+        _cleanup_ffree_ uint8_t *buf = NULL;
+        UINTN size = 0;
+        EFI_STATUS s;
+
+        s = RT->GetVariable((CHAR16 *) name, vendor, NULL, &size, NULL);
+        if (s != EFI_BUFFER_TOO_SMALL)
+                return s == EFI_SUCCESS ? EFI_NOT_FOUND : s;
+        if (size > max)
+                return EFI_BAD_BUFFER_SIZE;
+        buf = fmalloc(size + 1);
+        if (!buf)
+                return EFI_OUT_OF_RESOURCES;
+        s = RT->GetVariable((CHAR16 *) name, vendor, NULL, &size, buf);
+        if (EFI_ERROR(s))
+                return s;
+        buf[size] = 0;
+        *ret = TAKE_PTR(buf);
+        *ret_size = size;
+        return EFI_SUCCESS;
+}
 
 static EFI_STATUS set_raw(const CHAR16 *name, const void *data, size_t size) {
         return RT->SetVariable((CHAR16 *) name, &loader_vendor_guid, EFI_VARIABLE_VOLATILE_DEFAULT, size, (void *) data);

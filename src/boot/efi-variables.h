@@ -12,6 +12,14 @@
 #include "efivars-fundamental.h"
 
 extern EFI_GUID loader_vendor_guid;
+extern EFI_GUID urlboot_vendor_guid;
+extern EFI_GUID shim_lock_guid;
+
+/**
+ * A variable's bytes into pool memory (ffree()), NUL-terminated beyond its size.
+ * @ret EFI_SUCCESS, EFI_NOT_FOUND, EFI_BAD_BUFFER_SIZE when it is larger than max
+ */
+EFI_STATUS efi_variable_read(EFI_GUID *vendor, const CHAR16 *name, size_t max, void **ret, size_t *ret_size);
 
 /** Set a volatile (boot services + runtime) string variable of the Boot Loader Interface. */
 EFI_STATUS set_loader_string(const CHAR16 *name, const char *value_utf8);

@@ -39,18 +39,18 @@ static bool add(Menu *m, BlsEntry *e, EFI_HANDLE device, const CHAR16 *dir, cons
 
 /* Adds an entry given as text (SMBIOS, .entries), unless it cannot work here: a relative uki-url
  * needs our own URL, local paths need a volume. */
-static void add_text_entry(Menu *m, const char *name, size_t name_len, const char *body, size_t body_len) {
+static bool add_text_entry(Menu *m, const char *name, size_t name_len, const char *body, size_t body_len) {
         _cleanup_ffree_ char *fname = fstrndup(name, name_len);
         _cleanup_(bls_entry_freep) BlsEntry *e = NULL;
         EFI_HANDLE device;
 
         if (!fname || bls_entry_parse(fname, body, body_len, &e) < 0)
-                return;
+                return false;
         if ((e->kind == BLS_KIND_UKI_URL && e->path[0] == ':' && !m->own_url) ||
             (e->kind != BLS_KIND_UKI_URL && !m->have_volume))
-                return;
+                return false;
         device = e->kind == BLS_KIND_UKI_URL ? NULL : m->own_device;
-        add(m, TAKE_PTR(e), device, NULL, NULL);
+        return add(m, TAKE_PTR(e), device, NULL, NULL);
 }
 
 typedef struct Scan {
@@ -135,21 +135,32 @@ static int on_oem_string(const char *s, size_t n, void *userdata) {
 }
 
 /* .entries: "ID.conf=BODY" records separated by NUL bytes, the same form as the SMBIOS strings. */
-static void collect_builtin(Menu *m, EFI_LOADED_IMAGE *li) {
-        const uint8_t *d;
-        size_t n, i = 0;
+void entries_add_section(Menu *m, const uint8_t *d, size_t n, bool rollout) {
+        size_t i = 0;
 
-        if (pe_find_section(li->ImageBase, li->ImageSize, ".entries", true, &d, &n) < 0)
-                return;
         while (i < n) {
                 size_t start = i, eq;
                 while (i < n && d[i])
                         i++;
                 for (eq = start; eq < i && d[eq] != '='; eq++)
                         ;
-                if (eq < i && eq > start)
-                        add_text_entry(m, (const char *) d + start, eq - start, (const char *) d + eq + 1, i - eq - 1);
+                if (eq < i && eq > start &&
+                    add_text_entry(m, (const char *) d + start, eq - start, (const char *) d + eq + 1, i - eq - 1))
+                        m->entries[m->n - 1].rollout = rollout;
                 i++;
+        }
+}
+
+static void collect_builtin(Menu *m, EFI_LOADED_IMAGE *li) {
+        const uint8_t *d;
+        size_t n;
+
+        if (pe_find_section(li->ImageBase, li->ImageSize, ".entries", true, &d, &n) >= 0)
+                entries_add_section(m, d, n, false);
+        /* the CA for https, pinned in this signed image (urlbootctl build-manager --ca=) */
+        if (pe_find_section(li->ImageBase, li->ImageSize, ".tlsca", true, &d, &n) >= 0 && n > 0) {
+                m->tls_ca = d;
+                m->tls_ca_size = n;
         }
 }
 
@@ -182,7 +193,7 @@ static void read_loader_conf(Menu *m, EFI_LOADED_IMAGE *li) {
                 (void) loader_conf_parse(&m->conf, (const char *) d, fstrnlen((const char *) d, n));
 }
 
-static void sort_entries(Menu *m) {
+void entries_sort(Menu *m) {
         for (unsigned i = 1; i < m->n; i++)
                 for (unsigned j = i; j > 0 && bls_entry_compare(m->entries[j - 1].bls, m->entries[j].bls) > 0; j--) {
                         BootEntry t = m->entries[j];
@@ -207,7 +218,7 @@ void entries_collect(Menu *m, EFI_LOADED_IMAGE *li) {
         if (firmware_smbios_table(&smbios, &smbios_size))
                 (void) smbios_oem_strings_foreach(smbios, smbios_size, on_oem_string, m);
         collect_builtin(m, li);
-        sort_entries(m);
+        entries_sort(m);
 }
 
 void entries_make_titles(Menu *m) {

@@ -159,6 +159,7 @@ EFI_STATUS start_entry(Menu *m, EFI_HANDLE image, BootEntry *e, const char *opti
         EFI_STATUS s;
 
         count_start(e);
+        rollout_starting(m, e);
         (void) set_loader_string(L"LoaderEntrySelected", e->bls->id);
         if (m->save_entry)
                 (void) set_loader_string_persistent(L"LoaderEntryLastBooted", e->bls->id);

@@ -7,12 +7,26 @@
 #pragma once
 
 #include <efi.h>
+#include <stddef.h>
+
+/** A file fetched by URL, and the device path to load it with (its DeviceHandle's, ending in Uri(url)). */
+typedef struct Fetched {
+        void *data;                     /* pool memory: ffree() */
+        size_t size;
+        EFI_DEVICE_PATH *device_path;   /* stays: a handle carries it */
+} Fetched;
 
 /**
- * When we were network-booted, GET the URL with EFI_HTTP_PROTOCOL on that NIC and address and
- * LoadImage it from memory (no second DHCP round). Otherwise, or when that way is not open, find the
- * LoadFile handle that accepts the URL (PXE handles refuse it), let the firmware fetch it and
- * LoadImage it (BootPolicy TRUE); retried a few times, reconnecting the network drivers between
- * tries, because they sometimes answer only after a reconnect.
+ * When we were network-booted, GET the URL with EFI_HTTP_PROTOCOL on that NIC and address (no second
+ * DHCP round). Otherwise, or when that way is not open, find the LoadFile handle that accepts the URL
+ * (PXE handles refuse it) and let the firmware fetch it into memory; retried a few times, reconnecting
+ * the network drivers between tries, because they sometimes answer only after a reconnect. Errors the
+ * server or TLS gave stand (logged); no redirect is followed.
+ */
+EFI_STATUS url_fetch(EFI_HANDLE parent, const char *url, Fetched *ret);
+
+/**
+ * Fetch the URL and LoadImage() it from memory: verified by the firmware against db under Secure
+ * Boot, or by shim against the MOK list when shim started us. A refused image: one line.
  */
 EFI_STATUS url_load_image(EFI_HANDLE parent, const char *url, EFI_HANDLE *ret);

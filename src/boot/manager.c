@@ -18,6 +18,8 @@
 #include "efi-cleanup.h"
 #include "efi-log.h"
 #include "efi-random-seed.h"
+#include "efi-shim.h"
+#include "efi-tls.h"
 #include "efi-string.h"
 #include "efi-ticks.h"
 #include "efi-tpm.h"
@@ -27,6 +29,11 @@
 #include "memory-fundamental.h"
 #include "printf-fundamental.h"
 #include "string-fundamental.h"
+
+/* SBAT metadata (shim refuses a second stage without it): the format line, then ours. */
+__attribute__((used, section(".sbat"))) static const char sbat[] =
+        "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"
+        "urlboot,1,urlboot,urlboot,"  URLBOOT_VERSION ",https://github.com/urlboot/urlboot\n";
 
 #define LOADER_FEATURES \
         (EFI_LOADER_FEATURE_CONFIG_TIMEOUT | EFI_LOADER_FEATURE_CONFIG_TIMEOUT_ONE_SHOT | \
@@ -154,6 +161,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         Menu m = {};
         MenuChoice c;
         uint32_t timeout;
+        unsigned selected;
         EFI_STATUS s;
 
         InitializeLib(image, system_table);
@@ -166,22 +174,29 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         m.have_volume = volume_exists(li->DeviceHandle);
         export_identity(&m, li);
         entries_collect(&m, li);
+        if (m.tls_ca) {
+                (void) tls_pin_ca(m.tls_ca, m.tls_ca_size);
+                tls_export_fingerprints(m.tls_ca, m.tls_ca_size);
+        }
+        rollout_collect(&m, image);
         console_apply_mode(&m.conf);
         entries_make_titles(&m);
         export_entries(&m);
-        Print(L"urlboot boot manager " URLBOOT_VERSION_W L": %u entries%s\n", m.n,
-              m.own_url ? L", started over the network" : L"");
+        Print(L"urlboot boot manager " URLBOOT_VERSION_W L": %u entries%s%s\n", m.n,
+              m.own_url ? L", started over the network" : L"", shim_loaded() ? L", through shim" : L"");
 
         if (m.n == 0) {
                 no_entries(&m);
-                return EFI_NOT_FOUND;
+                return shim_exit_status(EFI_NOT_FOUND);
         }
 
         timeout = loader_timeout_effective(m.conf.timeout, timeout_variable(L"LoaderConfigTimeout", false),
                                            timeout_variable(L"LoaderConfigTimeoutOneShot", true));
-        c = menu_run(&m, pick_default(&m), timeout);
+        selected = pick_default(&m);
+        rollout_default(&m, &selected);
+        c = menu_run(&m, selected, timeout);
         (void) set_loader_time(L"LoaderTimeMenuUSec");
         pass_random_seed(&m);
         s = start_entry(&m, image, &m.entries[c.index], c.options);
-        return start_failed(&m, &m.entries[c.index], &c, s);
+        return shim_exit_status(start_failed(&m, &m.entries[c.index], &c, s));
 }

@@ -19,6 +19,7 @@ typedef struct BootEntry {
         const CHAR16 *dir;      /* its directory there (for the counter rename), or NULL */
         char *filename;         /* its file name there, or NULL */
         char *title;            /* the title shown, unique in the menu */
+        bool rollout;           /* from the rollout's entry list: counted in UrlbootRollout (rollout.h) */
 } BootEntry;
 
 typedef struct Menu {
@@ -30,10 +31,32 @@ typedef struct Menu {
         LoaderConf conf;
         bool have_volume;       /* whether we were started from a file system */
         bool save_entry;        /* "@saved" is in use: remember the started entry (LoaderEntryLastBooted) */
+        const void *tls_ca;     /* the CA lists pinned for https (our .tlsca section), or NULL */
+        size_t tls_ca_size;
 } Menu;
 
 /** Read loader.conf (our volume, else our .loader section) and every entry source, then sort. */
 void entries_collect(Menu *m, EFI_LOADED_IMAGE *li);
+
+/** Add the "ID.conf=BODY" records of an .entries section (NUL-separated); rollout marks them so. */
+void entries_add_section(Menu *m, const uint8_t *d, size_t n, bool rollout);
+
+/** Sort the menu in systemd-boot's order (bls_entry_compare()). */
+void entries_sort(Menu *m);
+
+/**
+ * A rollout (loader.conf "urlboot-entries URL"): fetch the entry list the server offers - a PE image with
+ * an .entries section, as urlbootctl build-manager makes it - and add its entries. It is trusted when
+ * LoadImage verified it (Secure Boot: db, or the MOK list through shim) or it came over https with
+ * our pinned CA; otherwise it is ignored with one line.
+ */
+void rollout_collect(Menu *m, EFI_HANDLE image);
+
+/** The rollout's choice among its entries, if it has one, as the default (*index); logged. */
+void rollout_default(Menu *m, unsigned *index);
+
+/** Before a rollout entry starts: count the start if it is on trial and say what was chosen and why. */
+void rollout_starting(Menu *m, BootEntry *e);
 
 /** Give every entry its unique title. */
 void entries_make_titles(Menu *m);

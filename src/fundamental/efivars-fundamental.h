@@ -12,6 +12,13 @@
 
 #define EFI_VENDOR_LOADER_STR "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
 #define EFI_VENDOR_GLOBAL_STR "8be4df61-93ca-11d2-aa0d-00e098032b8c"
+/* shim's variables (MokListRT: booted through shim; SbatLevelRT; MokSBStateRT) */
+#define EFI_VENDOR_SHIM_STR "605dab50-e046-4300-abb6-3dd810dd8b23"
+/* urlboot's own, which are no part of systemd's interface: rollouts, the TLS CA the boot manager pins */
+#define EFI_VENDOR_URLBOOT_STR "3c0a4d1e-8b7f-4c55-9a1e-75726c626f6f"
+#define URLBOOT_VAR_ROLLOUT "UrlbootRollout"                   /* NV: the rollout store (rollout.h) */
+#define URLBOOT_VAR_ROLLOUT_CHOICE "UrlbootRolloutChoice"      /* volatile: "ID\nREASON" of this boot */
+#define URLBOOT_VAR_TLS_CA "UrlbootTlsCaSha256"                /* volatile: SHA-256 of each pinned CA, hex */
 
 /* gnu-efi's headers define these too (same values) */
 #ifndef EFI_VARIABLE_NON_VOLATILE

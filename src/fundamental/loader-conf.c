@@ -7,6 +7,7 @@
 #include "errno-fundamental.h"
 #include "loader-conf.h"
 #include "memory-fundamental.h"
+#include "rollout.h"
 #include "string-fundamental.h"
 
 void loader_conf_init(LoaderConf *c) {
@@ -15,12 +16,15 @@ void loader_conf_init(LoaderConf *c) {
                 .editor = true,
                 .reboot_on_error = REBOOT_ON_ERROR_AUTO,
                 .console_mode = CONSOLE_MODE_KEEP,
+                .rollout_tries = ROLLOUT_TRIES_DEFAULT,
         };
 }
 
 void loader_conf_done(LoaderConf *c) {
         ffree(c->default_pattern);
         c->default_pattern = NULL;
+        ffree(c->rollout_entries);
+        c->rollout_entries = NULL;
 }
 
 static bool value_is(const ConfLine *l, const char *word) {
@@ -105,6 +109,17 @@ int loader_conf_parse(LoaderConf *c, const char *text, size_t size) {
                         parse_reboot_on_error(c, &l);
                 else if (conf_line_key_is(&l, "console-mode"))
                         parse_console_mode(c, &l);
+                else if (conf_line_key_is(&l, "urlboot-entries")) {
+                        char *p = fstrndup(l.value, l.value_len);
+                        if (!p)
+                                return -ENOMEM;
+                        ffree(c->rollout_entries);
+                        c->rollout_entries = p;
+                } else if (conf_line_key_is(&l, "urlboot-rollout-tries")) {
+                        uint64_t x;
+                        if (fparse_uint64(l.value, l.value_len, ROLLOUT_TRIES_MAX, &x) == 0 && x > 0)
+                                c->rollout_tries = (unsigned) x;
+                }
         }
         return 0;
 }

@@ -35,6 +35,10 @@ typedef struct LoaderConf {
         RebootOnError reboot_on_error;
         ConsoleMode console_mode;
         unsigned console_mode_number;
+        /* urlboot's keys (systemd-boot ignores them): a rollout's entry list beside us and the tries a new
+         * version gets (rollout.h) */
+        char *rollout_entries;          /* "urlboot-entries URL" (":NAME" is beside our own URL) */
+        unsigned rollout_tries;         /* "urlboot-rollout-tries N", 1 to ROLLOUT_TRIES_MAX */
 } LoaderConf;
 
 /** The defaults: timeout unset, editor yes, reboot-on-error auto, console-mode keep. */

@@ -58,6 +58,24 @@ TEST(loader_conf) {
         ASSERT_TRUE(n >= 20);
 }
 
+/* urlboot's rollout keys in loader.conf (systemd-boot ignores them) */
+TEST(rollout_keys) {
+        static const char text[] = "timeout 0\nurlboot-entries :entries.efi\nurlboot-rollout-tries 2\n";
+        LoaderConf c;
+
+        loader_conf_init(&c);
+        ASSERT_EQ(c.rollout_tries, 3);
+        ASSERT_TRUE(c.rollout_entries == NULL);
+        ASSERT_OK(loader_conf_parse(&c, text, strlen(text)));
+        ASSERT_STREQ(c.rollout_entries, ":entries.efi");
+        ASSERT_EQ(c.rollout_tries, 2);
+        /* 0 and out-of-range tries are ignored, as every bad value in loader.conf */
+        ASSERT_OK(loader_conf_parse(&c, "urlboot-rollout-tries 0\n", 24));
+        ASSERT_OK(loader_conf_parse(&c, "urlboot-rollout-tries 101\n", 26));
+        ASSERT_EQ(c.rollout_tries, 2);
+        loader_conf_done(&c);
+}
+
 static void reboot_case(char *line, int lineno, void *userdata) {
         char *f[5];
         RebootOnError mode;
