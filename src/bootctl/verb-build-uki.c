@@ -5,16 +5,17 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "certificates.h"
+#include "cpio.h"
 #include "fileio.h"
 #include "log.h"
 #include "macro.h"
+#include "pe-sign.h"
 #include "pe-writer.h"
 #include "string-util.h"
 #include "verb-build-uki.h"
@@ -22,9 +23,8 @@
 #define INPUT_SIZE_MAX (2UL * 1024 * 1024 * 1024)
 #define DEFAULT_STUB "/usr/lib/urlboot/efi/urlboot-stubx64.efi"
 #define INITRDS_MAX 16
+#define CA_FILES_MAX 8
 #define PROFILES_MAX 8
-
-extern char **environ;
 
 typedef struct Input {
         char *data;
@@ -63,30 +63,16 @@ static void build_uki_help(void) {
                "--profile= (profiles 0, 1, ...), each followed by its own .cmdline if given; \"@N\" in\n"
                "the load options boots profile N. --sbat= adds a .sbat section (SBAT metadata for shim),\n"
                "--ucode= a .ucode section (early microcode: a cpio archive the stub puts first in the initrd).\n"
+               "--ca= (PEM or DER, repeatable) pins the CA certificates the initrd trusts for https: they go\n"
+               "into the initrd as /etc/urlboot/tls-ca.pem, measured and signed with it.\n"
                "Default stub: " DEFAULT_STUB "; default os-release: /etc/os-release.\n"
                "With --sign-key and --sign-cert the result is signed for Secure Boot with sbsign.\n");
 }
 
-static int sign(const char *key, const char *cert, const char *in, const char *out) {
-        char *argv[] = { (char *) "sbsign", (char *) "--key", (char *) key, (char *) "--cert", (char *) cert,
-                         (char *) "--output", (char *) out, (char *) in, NULL };
-        pid_t pid;
-        int status, r;
-
-        if (access("/usr/bin/sbsign", X_OK) < 0)
-                return log_error_errno(ENOENT, "sbsign is not installed (package sbsigntool); cannot sign.");
-        r = posix_spawn(&pid, "/usr/bin/sbsign", NULL, NULL, argv, environ);
-        if (r != 0)
-                return log_error_errno(r, "Failed to run sbsign: %m");
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-                ;
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-                return log_error_errno(EIO, "sbsign failed to sign %s.", in);
-        return 0;
-}
-
 typedef struct BuildUkiArgs {
         const char *stub, *linux_path, *cmdline, *osrel, *uname, *output, *key, *cert, *sbat, *ucode;
+        const char *ca_files[CA_FILES_MAX];
+        size_t n_ca_files;
         const char *initrds[INITRDS_MAX], *profiles[PROFILES_MAX], *profile_cmdlines[PROFILES_MAX];
         size_t n_initrds, n_profiles;
 } BuildUkiArgs;
@@ -100,7 +86,7 @@ typedef struct UkiInputs {
 /* 0: build; 1: help printed; -EINVAL/-E2BIG: usage error (logged). */
 static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
         enum { ARG_STUB = 0x100, ARG_LINUX, ARG_INITRD, ARG_CMDLINE, ARG_OSREL, ARG_UNAME, ARG_PROFILE, ARG_OUTPUT,
-               ARG_KEY, ARG_CERT, ARG_PROFILE_CMDLINE, ARG_SBAT, ARG_UCODE };
+               ARG_KEY, ARG_CERT, ARG_PROFILE_CMDLINE, ARG_SBAT, ARG_UCODE, ARG_CA };
         static const struct option options[] = {
                 { "stub", required_argument, NULL, ARG_STUB },
                 { "linux", required_argument, NULL, ARG_LINUX },
@@ -110,6 +96,7 @@ static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
                 { "uname", required_argument, NULL, ARG_UNAME },
                 { "sbat", required_argument, NULL, ARG_SBAT },
                 { "ucode", required_argument, NULL, ARG_UCODE },
+                { "ca", required_argument, NULL, ARG_CA },
                 { "profile", required_argument, NULL, ARG_PROFILE },
                 { "profile-cmdline", required_argument, NULL, ARG_PROFILE_CMDLINE },
                 { "output", required_argument, NULL, ARG_OUTPUT },
@@ -136,6 +123,11 @@ static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
                 case ARG_UNAME: a->uname = optarg; break;
                 case ARG_SBAT: a->sbat = optarg; break;
                 case ARG_UCODE: a->ucode = optarg; break;
+                case ARG_CA:
+                        if (a->n_ca_files >= CA_FILES_MAX)
+                                return log_error_errno(E2BIG, "At most %d --ca= files.", CA_FILES_MAX);
+                        a->ca_files[a->n_ca_files++] = optarg;
+                        break;
                 case ARG_PROFILE:
                         if (a->n_profiles >= PROFILES_MAX)
                                 return log_error_errno(E2BIG, "At most %d profiles.", PROFILES_MAX);
@@ -161,26 +153,63 @@ static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
         return 0;
 }
 
+/* Append bytes to an initrd being put together. */
+static int initrd_append(Input *initrd, const void *data, size_t size) {
+        char *m = realloc(initrd->data, initrd->size + size + 1);
+
+        if (!m)
+                return log_oom();
+        memcpy(m + initrd->size, data, size);
+        initrd->data = m;
+        initrd->size += size;
+        return 0;
+}
+
+/* The CA for https as /etc/urlboot/tls-ca.pem in one more cpio archive after the initrds: the kernel unpacks
+ * them one after the other, and .initrd is measured (PCR 11) and signed with the rest. */
+static int append_ca(const BuildUkiArgs *a, Input *initrd) {
+        _cleanup_(cert_list_done) CertList l = {};
+        _cleanup_free_ char *pem = NULL;
+        _cleanup_free_ void *archive = NULL;
+        size_t pem_size, archive_size;
+        CpioFile f;
+        int r;
+
+        for (size_t i = 0; i < a->n_ca_files; i++) {
+                r = cert_list_add_file(&l, a->ca_files[i]);
+                if (r < 0)
+                        return log_error_errno(r, "Failed to read certificates from %s: %m", a->ca_files[i]);
+        }
+        r = cert_list_to_pem(&l, &pem, &pem_size);
+        if (r < 0)
+                return log_error_errno(r, "Failed to write the CA certificates as PEM: %m");
+        f = (CpioFile) { .name = "tls-ca.pem", .data = pem, .size = pem_size };
+        r = cpio_pack("etc/urlboot", 0755, 0644, &f, 1, &archive, &archive_size);
+        if (r < 0)
+                return log_error_errno(r, "Failed to pack the CA certificates: %m");
+        for (size_t i = 0; i < l.n; i++) {
+                char fp[65];
+
+                cert_fingerprint(&l, i, fp);
+                log_info("Pinned for https in the initrd: CA %s (SHA-256).", fp);
+        }
+        return initrd_append(initrd, archive, archive_size);
+}
+
 /* Concatenated initrds are one initrd to the kernel. */
 static int load_initrds(const BuildUkiArgs *a, Input *ret) {
         for (size_t i = 0; i < a->n_initrds; i++) {
                 Input one;
-                char *m;
                 int r = load(a->initrds[i], "initrd", &one);
 
                 if (r < 0)
                         return r;
-                m = realloc(ret->data, ret->size + one.size + 1);
-                if (!m) {
-                        free(one.data);
-                        return log_oom();
-                }
-                memcpy(m + ret->size, one.data, one.size);
-                ret->data = m;
-                ret->size += one.size;
+                r = initrd_append(ret, one.data, one.size);
                 free(one.data);
+                if (r < 0)
+                        return r;
         }
-        return 0;
+        return a->n_ca_files > 0 ? append_ca(a, ret) : 0;
 }
 
 static int inputs_load(const BuildUkiArgs *a, UkiInputs *in) {
@@ -238,28 +267,6 @@ static size_t uki_sections(const BuildUkiArgs *a, const UkiInputs *in, PeNewSect
         return n;
 }
 
-/* Unsigned: written atomically under the final name. Signed: sbsign reads a temporary and writes the output. */
-static int uki_write(const BuildUkiArgs *a, const void *uki, size_t uki_size) {
-        _cleanup_free_ char *tmp = NULL;
-        int r;
-
-        if (!a->key) {
-                r = write_file_atomic(a->output, uki, uki_size, 0644);
-                if (r < 0)
-                        return log_error_errno(r, "Failed to write %s: %m", a->output);
-                return 0;
-        }
-        if (asprintf(&tmp, "%s.unsigned.%d", a->output, getpid()) < 0)
-                return log_oom();
-        r = write_file_atomic(tmp, uki, uki_size, 0644);
-        if (r < 0)
-                log_error_errno(r, "Failed to write %s: %m", tmp);
-        else
-                r = sign(a->key, a->cert, tmp, a->output);
-        (void) unlink(tmp);
-        return r;
-}
-
 int verb_build_uki(int argc, char *argv[]) {
         PeNewSection sections[7 + 2 * PROFILES_MAX];
         BuildUkiArgs args;
@@ -280,7 +287,7 @@ int verb_build_uki(int argc, char *argv[]) {
                         log_error("Cannot build a UKI from %s: %s.", args.stub, error);
         }
         if (r >= 0)
-                r = uki_write(&args, uki, uki_size);
+                r = pe_write_signed(args.output, uki, uki_size, args.key, args.cert);
         if (r >= 0)
                 log_info("Wrote %s (%zu bytes).", args.output, uki_size);
         free(uki);

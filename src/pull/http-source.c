@@ -294,8 +294,11 @@ static int setup_handle(Fetch *f, char *errbuf, struct curl_slist **headers) {
         curl_easy_setopt(c, CURLOPT_XFERINFODATA, f);
         curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
         curl_easy_setopt(c, CURLOPT_BUFFERSIZE, 64L * 1024L);
-        if (request->ca_file)
+        if (request->ca_file) {
+                /* instead of the system's: Debian's libcurl adds the CApath /etc/ssl/certs to CAINFO */
                 curl_easy_setopt(c, CURLOPT_CAINFO, request->ca_file);
+                curl_easy_setopt(c, CURLOPT_CAPATH, NULL);
+        }
         if (request->offset == 0)
                 return 0;
 

@@ -25,6 +25,7 @@
 #include "pull-job.h"
 #include "retry-policy.h"
 #include "string-util.h"
+#include "tls-ca.h"
 
 #define EXIT_USAGE 2
 #define MEMORY_LIMIT_MIN (UINT64_C(1) << 20)
@@ -63,6 +64,7 @@ static void help(void) {
                "                         (8 MiB a block for xz -6, 64 MiB for -9), the zstd\n"
                "                         window (default: a quarter of RAM, 128M to 1G)\n"
                "  --ca=FILE              trust these CA certificates instead of the system's\n"
+               "                         (default: " URLBOOT_TLS_CA_PATH " if it exists)\n"
                "  --allow-http-redirect  follow redirects from https to plain http\n"
                "  --progress=MODE        auto, bar, plain or none (default auto)\n"
                "  --json                 print a JSON report when done\n"
@@ -285,6 +287,9 @@ static int parse_args(int argc, char *argv[], Args *a) {
         if (!import_url_is_valid(a->o.url))
                 return log_error_errno(EINVAL, "'%s' is not an http, https or file URL.", a->o.url);
         a->o.name = argv[optind + 2];
+        /* the CA the signed UKI pins (build-uki --ca=) unless the command line names one */
+        if (!a->o.ca_file)
+                a->o.ca_file = tls_ca_pinned();
         return 0;
 }
 
