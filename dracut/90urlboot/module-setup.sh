@@ -195,6 +195,9 @@ install() {
     _urlboot_inst /usr/lib/udev/urlboot-udev-probe
     _urlboot_inst /usr/lib/systemd/system-generators/urlboot-import-generator
     _urlboot_inst /usr/lib/systemd/system-generators/urlboot-root-generator
+    # A rollout's version on trial reboots instead of waiting in emergency mode (and at its deadline).
+    _urlboot_inst /usr/lib/systemd/system-generators/urlboot-rollout-generator
+    inst_multiple -o systemctl
     _urlboot_inst_file /usr/lib/udev/rules.d/60-urlboot.rules
     _urlboot_inst_file /usr/lib/systemd/system/urlboot-imports.target
     _urlboot_inst_file /usr/lib/systemd/system/urlboot-imports-pre.target

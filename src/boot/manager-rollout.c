@@ -164,7 +164,9 @@ void rollout_starting(Menu *m, BootEntry *e) {
         /* what the server no longer offers goes: the variable stays bounded */
         rollout_store_prune(&s, ids, n);
         rollout_choose(ids, n, &s, &c);
-        k = rollout_count_start(&s, e->bls->id, m->conf.rollout_tries);
+        /* "+N" in the entry's file name (image-43+2.conf) gives this version its own number of tries */
+        k = rollout_count_start(&s, e->bls->id, e->bls->tries_left >= 0 ? (unsigned) e->bls->tries_left
+                                                                           : m->conf.rollout_tries);
         if (k < 0)
                 log_efi_info("%s has no tries left, started by hand", e->bls->id);
         if (store_write(&s) != EFI_SUCCESS)

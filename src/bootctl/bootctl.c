@@ -8,17 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verb-list.h"
-#include "verb-loader-vars.h"
-#include "verb-build-manager.h"
 #include "log.h"
 #include "string-util.h"
-#include "verb-status.h"
+#include "verb-build-manager.h"
 #include "verb-build-uki.h"
-#include "verb-uri.h"
 #include "verb-event-log.h"
+#include "verb-keys.h"
+#include "verb-list.h"
+#include "verb-loader-vars.h"
 #include "verb-measure.h"
 #include "verb-random-seed.h"
+#include "verb-rollout.h"
+#include "verb-status.h"
+#include "verb-uri.h"
 
 #define EXIT_USAGE 2
 
@@ -49,6 +51,12 @@ static const Verb verbs[] = {
         { "set-timeout-oneshot", NULL, NULL, verb_set_loader_variable },
         { "add-uri", "add-uri URL", "register a boot entry (Boot####) that HTTP-boots URL", verb_add_uri },
         { "remove-uri", "remove-uri URL|NNNN", "remove such entries", verb_remove_uri },
+        { "enroll-mok", "enroll-mok CERT... --vars-file=FILE", "trust a key through shim in a VM's variable store (MokList)",
+          verb_enroll_mok },
+        { "tls-ca", "tls-ca CERT...", "the firmware's HTTPS CA list: a VM's variable store, QEMU's fw_cfg file",
+          verb_tls_ca },
+        { "rollout", "rollout [show|bless|reset ID|deadline]", "a rollout's versions: their state, blessing this boot",
+          verb_rollout },
 };
 
 static const Verb *verb_find(const char *name) {

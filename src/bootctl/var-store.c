@@ -49,15 +49,19 @@ int target_get(Target *t, const char *name, void **ret, size_t *ret_size) {
 }
 
 int target_set(Target *t, const char *name, const void *data, size_t size) {
+        return target_set_attributes(t, name, PERSISTENT, data, size);
+}
+
+int target_set_attributes(Target *t, const char *name, uint32_t attributes, const void *data, size_t size) {
         if (t->vars) {
-                int r = ovmf_vars_set((uint8_t *) t->vars, t->vars_size, name, t->guid, PERSISTENT, data, size);
+                int r = ovmf_vars_set((uint8_t *) t->vars, t->vars_size, name, t->guid, attributes, data, size);
                 if (r == -EBADMSG)
                         log_error("%s is not an OVMF variable store.", t->vars_path);
                 else if (r == -ENOSPC)
                         log_error("The variable store in %s is full.", t->vars_path);
                 return r;
         }
-        return efi_set_variable(name, t->vendor, PERSISTENT, data, size);
+        return efi_set_variable(name, t->vendor, attributes, data, size);
 }
 
 int target_close(Target *t) {

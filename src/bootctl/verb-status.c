@@ -16,6 +16,8 @@
 #include "json-writer.h"
 #include "log.h"
 #include "macro.h"
+#include "rollout.h"
+#include "signature-list.h"
 #include "verb-status.h"
 
 typedef struct Feature {
@@ -86,13 +88,80 @@ static int get_features(const char *name, uint64_t *ret) {
         return 0;
 }
 
-static int secure_boot(void) {
+/* A one-byte variable of the global vendor: 0 or 1, -1 when absent. */
+static int global_flag(const char *name) {
         _cleanup_free_ uint8_t *d = NULL;
         size_t n;
 
-        if (efi_get_variable("SecureBoot", EFI_VENDOR_GLOBAL_STR, NULL, (void **) &d, &n) < 0 || n < 1)
+        if (efi_get_variable(name, EFI_VENDOR_GLOBAL_STR, NULL, (void **) &d, &n) < 0 || n < 1)
                 return -1;
         return d[0] == 1;
+}
+
+static int secure_boot(void) {
+        return global_flag("SecureBoot");
+}
+
+/* UEFI 2.10 32.3's modes, named as bootctl names them. */
+static const char *secure_boot_mode(void) {
+        if (global_flag("SetupMode") == 1)
+                return "setup";
+        if (global_flag("AuditMode") == 1)
+                return "audit";
+        if (global_flag("DeployedMode") == 1)
+                return "deployed";
+        return "user";
+}
+
+/* Booted through shim: shim leaves MokListRT (its MOK list, for the kernel) whenever it ran. The number
+ * of certificates in it, or -1. */
+static int count_certificate(const uint8_t *der, size_t size, void *userdata) {
+        (*(int *) userdata)++;
+        return 0;
+}
+
+static int shim_mok_certificates(void) {
+        _cleanup_free_ uint8_t *d = NULL;
+        size_t n;
+        int count = 0;
+
+        if (efi_get_variable("MokListRT", EFI_VENDOR_SHIM_STR, NULL, (void **) &d, &n) < 0)
+                return -1;
+        return esl_foreach_x509(d, n, count_certificate, &count) < 0 ? 0 : count;
+}
+
+static char *get_urlboot(const char *name) {
+        char *s = NULL;
+        size_t n;
+
+        if (efi_get_variable(name, EFI_VENDOR_URLBOOT_STR, NULL, (void **) &s, &n) < 0)
+                return NULL;
+        /* text of printable ASCII, as the boot manager writes it; anything else is not shown */
+        for (size_t i = 0; i < n; i++)
+                if ((s[i] < ' ' && s[i] != '\n') || s[i] >= 0x7f) {
+                        free(s);
+                        return NULL;
+                }
+        s[n] = 0;       /* efi_get_variable() leaves room for a NUL */
+        return s;
+}
+
+static bool rollout_running(RolloutRunning *ret) {
+        _cleanup_free_ char *t = get_urlboot(URLBOOT_VAR_ROLLOUT_CHOICE), *store_text = NULL;
+        static RolloutStore store;
+        RolloutRecord *r;
+        size_t n;
+
+        if (!t || rollout_running_parse(t, strlen(t), ret) < 0)
+                return false;
+        /* its state now: blessed since it started, perhaps */
+        if (efi_get_variable(URLBOOT_VAR_ROLLOUT, EFI_VENDOR_URLBOOT_STR, NULL, (void **) &store_text, &n) >= 0) {
+                rollout_store_parse(store_text, n, &store);
+                r = rollout_store_find(&store, ret->id);
+                if (r)
+                        ret->state = r->state;
+        }
+        return true;
 }
 
 typedef struct Section {
@@ -116,7 +185,20 @@ static void print_text(void) {
         printf("System:\n");
         if (fw || fwi)
                 printf("      Firmware: %s%s%s%s\n", fw ?: "n/a", fwi ? " (" : "", fwi ?: "", fwi ? ")" : "");
-        printf("   Secure Boot: %s\n", sb < 0 ? "unknown" : sb ? "enabled" : "disabled");
+        _cleanup_free_ char *ca = get_urlboot(URLBOOT_VAR_TLS_CA);
+        RolloutRunning run;
+        int moks = shim_mok_certificates();
+
+        if (sb < 0)
+                printf("   Secure Boot: unknown\n");
+        else
+                printf("   Secure Boot: %s (%s)\n", sb ? "enabled" : "disabled", secure_boot_mode());
+        if (moks >= 0)
+                printf("          Shim: booted through shim (%d MOK certificate%s)\n", moks, moks == 1 ? "" : "s");
+        if (ca)
+                printf("  HTTPS CA Pin: sha256 %s\n", ca);
+        if (rollout_running(&run))
+                printf("       Rollout: %s, %s (%s)\n", run.id, run.state == ROLLOUT_GOOD ? "good" : "on trial", run.why);
 
         for (size_t s = 0; s < ELEMENTSOF(sections); s++) {
                 _cleanup_free_ char *product = get_string(sections[s].product_var), *url = get_string(sections[s].url_var);
@@ -157,6 +239,31 @@ static void print_json(void) {
         json_write_string(stdout, fwi);
         json_write_key(stdout, "secureBoot", false);
         fputs(sb < 0 ? "null" : sb ? "true" : "false", stdout);
+        json_write_key(stdout, "secureBootMode", false);
+        json_write_string(stdout, sb < 0 ? NULL : secure_boot_mode());
+        _cleanup_free_ char *ca = get_urlboot(URLBOOT_VAR_TLS_CA);
+        RolloutRunning run;
+        int moks = shim_mok_certificates();
+
+        json_write_key(stdout, "shim", false);
+        if (moks >= 0)
+                printf("{\"mokCertificates\":%d}", moks);
+        else
+                fputs("null", stdout);
+        json_write_key(stdout, "httpsCaSha256", false);
+        json_write_string(stdout, ca);
+        json_write_key(stdout, "rollout", false);
+        if (rollout_running(&run)) {
+                putchar('{');
+                json_write_key(stdout, "id", true);
+                json_write_string(stdout, run.id);
+                json_write_key(stdout, "state", false);
+                json_write_string(stdout, rollout_state_to_string(run.state));
+                json_write_key(stdout, "why", false);
+                json_write_string(stdout, run.why);
+                putchar('}');
+        } else
+                fputs("null", stdout);
         for (size_t s = 0; s < ELEMENTSOF(sections); s++) {
                 _cleanup_free_ char *product = get_string(sections[s].product_var), *url = get_string(sections[s].url_var);
                 uint64_t f = 0;

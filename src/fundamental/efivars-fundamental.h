@@ -15,6 +15,7 @@
 /* shim's variables (MokListRT: booted through shim; SbatLevelRT; MokSBStateRT) */
 #define EFI_VENDOR_SHIM_STR "605dab50-e046-4300-abb6-3dd810dd8b23"
 /* urlboot's own, which are no part of systemd's interface: rollouts, the TLS CA the boot manager pins */
+#define EFI_VENDOR_TLS_CA_STR "fd2340d0-3dab-4349-a6c7-3b4f12b48eae"  /* EDK2: TlsCaCertificate */
 #define EFI_VENDOR_URLBOOT_STR "3c0a4d1e-8b7f-4c55-9a1e-75726c626f6f"
 #define URLBOOT_VAR_ROLLOUT "UrlbootRollout"                   /* NV: the rollout store (rollout.h) */
 #define URLBOOT_VAR_ROLLOUT_CHOICE "UrlbootRolloutChoice"      /* volatile: "ID\nREASON" of this boot */

@@ -216,3 +216,50 @@ int rollout_reset(RolloutStore *s, const char *id) {
         *r = s->records[--s->n];
         return 0;
 }
+
+/* [p, end) up to the next newline: its length; *p moves past the newline. */
+static size_t next_line(const char **p, const char *end, const char **ret) {
+        const char *s = *p, *e = s;
+
+        while (e < end && *e != '\n')
+                e++;
+        *ret = s;
+        *p = e < end ? e + 1 : e;
+        return (size_t) (e - s);
+}
+
+int rollout_running_parse(const char *text, size_t size, RolloutRunning *ret) {
+        const char *p = text, *end = text + size, *id, *state, *why;
+        size_t n_id, n_state, n_why;
+
+        fassert(text || size == 0);
+        fassert(ret);
+
+        size_t newlines = 0;
+
+        for (size_t i = 0; i < size; i++)
+                newlines += text[i] == '\n';
+        if (newlines != 2)      /* three lines, the last (the reason) without a newline and perhaps empty */
+                return -EINVAL;
+        n_id = next_line(&p, end, &id);
+        n_state = next_line(&p, end, &state);
+        n_why = next_line(&p, end, &why);
+        if (n_id == 0 || n_id > ROLLOUT_ID_MAX || n_why >= sizeof ret->why)
+                return -EINVAL;
+        fmemcpy(ret->id, id, n_id);
+        ret->id[n_id] = 0;
+        if (!rollout_id_valid(ret->id))
+                return -EINVAL;
+        if (n_state == 5 && fmemcmp(state, "trial", 5) == 0)
+                ret->state = ROLLOUT_TRIAL;
+        else if (n_state == 4 && fmemcmp(state, "good", 4) == 0)
+                ret->state = ROLLOUT_GOOD;
+        else
+                return -EINVAL;
+        for (size_t i = 0; i < n_why; i++)
+                if (why[i] < ' ' || why[i] >= 0x7f)
+                        return -EINVAL;
+        fmemcpy(ret->why, why, n_why);
+        ret->why[n_why] = 0;
+        return 0;
+}

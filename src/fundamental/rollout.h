@@ -93,5 +93,15 @@ int rollout_bless(RolloutStore *s, const char *id);
 /** Forget what is known of id: it is new again. @ret 0, -ENOENT */
 int rollout_reset(RolloutStore *s, const char *id);
 
+/* What the boot manager tells the booted system (a volatile variable): "ID\nSTATE\nWHY". */
+typedef struct RolloutRunning {
+        char id[ROLLOUT_ID_MAX + 1];
+        RolloutState state;             /* when it was started */
+        char why[ROLLOUT_ID_MAX + 64];  /* "newest version", "fallback: ID used up its tries", ... */
+} RolloutRunning;
+
+/** Read it. @ret 0, -EINVAL when it is not three lines with a valid ID, a state and printable text */
+int rollout_running_parse(const char *text, size_t size, RolloutRunning *ret);
+
 /** "trial", "good"; NULL for others. */
 const char *rollout_state_to_string(RolloutState s);

@@ -2,7 +2,10 @@
 /* Fuzz target: the rollout variable's text (root can write it in the booted system; the boot manager reads
  * it before every start). Oracle: what is read formats to text within ROLLOUT_TEXT_MAX that reads back as
  * the same; every record has a valid ID and counts within bounds; the choice among the store's own IDs is
- * never an entry without tries, and counting a start of it never fails for lack of them. */
+ * never an entry without tries, and counting a start of it never fails for lack of them. The same bytes as
+ * the running-version variable: what is accepted has a valid ID and printable reason, and writes back as the
+ * very bytes read. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +18,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         RolloutStore s, t;
         RolloutChoice c;
         size_t n;
+
+        RolloutRunning run;
+        if (rollout_running_parse((const char *) data, size, &run) >= 0) {
+                int k = snprintf(again, sizeof again, "%s\n%s\n%s", run.id, rollout_state_to_string(run.state), run.why);
+
+                if (!rollout_id_valid(run.id) || k < 0 || (size_t) k != size || memcmp(again, data, size) != 0)
+                        abort();
+                for (const char *w = run.why; *w; w++)
+                        if (*w < ' ' || *w >= 0x7f)
+                                abort();
+        }
 
         rollout_store_parse((const char *) data, size, &s);
         if (s.n > ROLLOUT_ENTRIES_MAX)

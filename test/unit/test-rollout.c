@@ -116,3 +116,23 @@ TEST(store_is_bounded) {
         ASSERT_FALSE(rollout_id_valid("a\nb"));
         ASSERT_TRUE(rollout_id_valid("image-42.conf"));
 }
+
+TEST(running_entry_variable) {
+        static const char good[] = "image-42.conf\ntrial\nfallback: image-43.conf used up its tries";
+        RolloutRunning r;
+
+        ASSERT_OK(rollout_running_parse(good, strlen(good), &r));
+        ASSERT_STREQ(r.id, "image-42.conf");
+        ASSERT_EQ(r.state, ROLLOUT_TRIAL);
+        ASSERT_STREQ(r.why, "fallback: image-43.conf used up its tries");
+        ASSERT_OK(rollout_running_parse("a.conf\ngood\n", 12, &r));
+        ASSERT_EQ(r.state, ROLLOUT_GOOD);
+        ASSERT_STREQ(r.why, "");
+        /* two lines, a fourth line, an invalid ID, an unknown state, control characters in the reason */
+        ASSERT_EQ(rollout_running_parse("a.conf\ngood", 11, &r), -EINVAL);
+        ASSERT_EQ(rollout_running_parse("a.conf\ngood\nx\ny", 15, &r), -EINVAL);
+        ASSERT_EQ(rollout_running_parse("a conf\ngood\nx", 13, &r), -EINVAL);
+        ASSERT_EQ(rollout_running_parse("a.conf\nbad\nx", 12, &r), -EINVAL);
+        ASSERT_EQ(rollout_running_parse("a.conf\ngood\n\x1b[2J", 16, &r), -EINVAL);
+        ASSERT_EQ(rollout_running_parse("", 0, &r), -EINVAL);
+}

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlbootctl rollout: the versions a rollout offered this machine and what is known of each (the boot
+ * manager's UrlbootRollout variable), the one running and why (UrlbootRolloutChoice), blessing it once
+ * the system reached boot-complete.target, and forgetting a version's state by hand.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "efivars.h"
+#include "json-writer.h"
+#include "log.h"
+#include "macro.h"
+#include "rollout.h"
+#include "string-util.h"
+#include "var-store.h"
+#include "verb-rollout.h"
+
+typedef struct RolloutArgs {
+        const char *vars;
+        bool json, quiet;
+} RolloutArgs;
+
+static void help(void) {
+        printf("Usage: urlbootctl rollout [show] [--json] [--vars-file=FILE]\n"
+               "       urlbootctl rollout bless\n"
+               "       urlbootctl rollout reset ID|--all [--vars-file=FILE]\n"
+               "       urlbootctl rollout is-trial [--quiet]\n"
+               "\n"
+               "A rollout offers versions of an image as entries (loader.conf: urlboot-entries). The boot manager\n"
+               "starts the newest one that is good or has tries left, and counts every start of one on trial.\n"
+               "show     each version: good, on trial (tries left), or bad (no tries left); which runs and why\n"
+               "bless    the running version reached boot-complete.target: it is good (urlboot-rollout-bless.service)\n"
+               "reset    forget what is known of a version (it is new again, with all its tries), or of all\n"
+               "is-trial exit status 0 when the running version is on trial and not blessed yet, else 1\n");
+}
+
+/* 0: run; 1: help printed; -EINVAL: usage error (logged). */
+static int parse_args(int argc, char *argv[], RolloutArgs *a, bool *all) {
+        enum { ARG_VARS = 0x100, ARG_JSON, ARG_ALL };
+        static const struct option options[] = {
+                { "vars-file", required_argument, NULL, ARG_VARS },
+                { "json", no_argument, NULL, ARG_JSON },
+                { "all", no_argument, NULL, ARG_ALL },
+                { "quiet", no_argument, NULL, 'q' },
+                { "help", no_argument, NULL, 'h' },
+                {}
+        };
+        int c;
+
+        optind = 0;
+        while ((c = getopt_long(argc, argv, "hq", options, NULL)) >= 0)
+                switch (c) {
+                case 'h': help(); return 1;
+                case 'q': a->quiet = true; break;
+                case ARG_VARS: a->vars = optarg; break;
+                case ARG_JSON: a->json = true; break;
+                case ARG_ALL: *all = true; break;
+                default: return -EINVAL;
+                }
+        return 0;
+}
+
+static int store_load(Target *t, RolloutStore *s) {
+        _cleanup_free_ char *text = NULL;
+        size_t size = 0;
+        int r;
+
+        r = target_get(t, URLBOOT_VAR_ROLLOUT, (void **) &text, &size);
+        if (r == -ENOENT) {
+                s->n = 0;
+                return 0;
+        }
+        if (r < 0)
+                return log_error_errno(r, "Failed to read the rollout's state (%s): %m", URLBOOT_VAR_ROLLOUT);
+        rollout_store_parse(text, size, s);
+        return 0;
+}
+
+static int store_save(Target *t, const RolloutStore *s) {
+        static char text[ROLLOUT_TEXT_MAX + 1];
+        size_t n = rollout_store_format(s, text, sizeof text);
+        int r = target_set(t, URLBOOT_VAR_ROLLOUT, text, n);
+
+        if (r < 0 && !(r == -ENOENT && n == 0))
+                return log_error_errno(r, "Failed to write the rollout's state (%s): %m", URLBOOT_VAR_ROLLOUT);
+        return 0;
+}
+
+/* The running version, from efivarfs (a VARS file has no volatile variables). @ret 0, -ENOENT, <0 */
+static int running_load(const RolloutArgs *a, RolloutRunning *ret) {
+        _cleanup_free_ char *text = NULL;
+        size_t size = 0;
+        int r;
+
+        if (a->vars)
+                return -ENOENT;
+        r = efi_get_variable(URLBOOT_VAR_ROLLOUT_CHOICE, EFI_VENDOR_URLBOOT_STR, NULL, (void **) &text, &size);
+        if (r < 0)
+                return r;
+        if (rollout_running_parse(text, size, ret) < 0)
+                return log_warning_errno(EBADMSG, "%s is not what the boot manager writes; ignored.",
+                                         URLBOOT_VAR_ROLLOUT_CHOICE);
+        return 0;
+}
+
+/* good, trial, or bad: on trial with no try left, which the boot manager skips. */
+static const char *record_word(const RolloutRecord *r) {
+        return r->state == ROLLOUT_GOOD ? "good" : r->tries_left > 0 ? "trial" : "bad";
+}
+
+static void show_text(const RolloutStore *s, const RolloutRunning *run) {
+        if (run)
+                printf("Running: %s (%s)\n", run->id, run->why);
+        else
+                printf("Running: not a version of a rollout\n");
+        if (s->n == 0) {
+                printf("No version is known yet.\n");
+                return;
+        }
+        printf("%-40s %-6s %10s %10s\n", "VERSION", "STATE", "TRIES-LEFT", "TRIES-DONE");
+        for (size_t i = 0; i < s->n; i++)
+                printf("%-40s %-6s %10u %10u\n", s->records[i].id, record_word(&s->records[i]),
+                       s->records[i].tries_left, s->records[i].tries_done);
+}
+
+static void show_json(const RolloutStore *s, const RolloutRunning *run) {
+        fputc('{', stdout);
+        json_write_key(stdout, "running", true);
+        if (run) {
+                fputc('{', stdout);
+                json_write_key(stdout, "id", true);
+                json_write_string(stdout, run->id);
+                json_write_key(stdout, "why", false);
+                json_write_string(stdout, run->why);
+                fputc('}', stdout);
+        } else
+                fputs("null", stdout);
+        json_write_key(stdout, "versions", false);
+        fputc('[', stdout);
+        for (size_t i = 0; i < s->n; i++) {
+                fputs(i ? ",{" : "{", stdout);
+                json_write_key(stdout, "id", true);
+                json_write_string(stdout, s->records[i].id);
+                json_write_key(stdout, "state", false);
+                json_write_string(stdout, record_word(&s->records[i]));
+                printf(",\"tries_left\":%u,\"tries_done\":%u}", s->records[i].tries_left, s->records[i].tries_done);
+        }
+        puts("]}");
+}
+
+static int do_show(Target *t, const RolloutArgs *a) {
+        static RolloutStore s;
+        RolloutRunning run;
+        bool have_run;
+        int r;
+
+        r = store_load(t, &s);
+        if (r < 0)
+                return r;
+        have_run = running_load(a, &run) >= 0;
+        if (a->json)
+                show_json(&s, have_run ? &run : NULL);
+        else
+                show_text(&s, have_run ? &run : NULL);
+        return 0;
+}
+
+static int do_bless(Target *t, const RolloutArgs *a) {
+        static RolloutStore s;
+        RolloutRunning run;
+        RolloutRecord *rec;
+        int r;
+
+        r = running_load(a, &run);
+        if (r == -ENOENT) {
+                log_info("This boot is not a version of a rollout: nothing to bless.");
+                return 0;
+        }
+        if (r < 0)
+                return log_error_errno(r, "Failed to read which version runs (%s): %m", URLBOOT_VAR_ROLLOUT_CHOICE);
+        r = store_load(t, &s);
+        if (r < 0)
+                return r;
+        rec = rollout_store_find(&s, run.id);
+        if (rec && rec->state == ROLLOUT_GOOD)
+                return 0;
+        if (!rec)
+                return log_error_errno(ENOENT, "%s runs, but the rollout's state does not know it (reset by hand?); "
+                                       "not blessed.", run.id);
+        (void) rollout_bless(&s, run.id);
+        r = store_save(t, &s);
+        if (r < 0)
+                return r;
+        log_info("%s reached boot-complete.target: marked good after %u start%s.", run.id, rec->tries_done,
+                 rec->tries_done == 1 ? "" : "s");
+        return 0;
+}
+
+static int do_reset(Target *t, const char *id, bool all) {
+        static RolloutStore s;
+        int r;
+
+        r = store_load(t, &s);
+        if (r < 0)
+                return r;
+        if (all)
+                s.n = 0;
+        else if (rollout_reset(&s, id) < 0)
+                return log_error_errno(ENOENT, "The rollout's state does not know %s (see 'urlbootctl rollout').", id);
+        return store_save(t, &s);
+}
+
+/* 0 when the running version is on trial and not blessed, 1 when not, <0 on errors. */
+static int do_is_trial(Target *t, const RolloutArgs *a) {
+        static RolloutStore s;
+        RolloutRunning run;
+        RolloutRecord *rec;
+        int r;
+
+        if (running_load(a, &run) < 0)
+                return 1;
+        r = store_load(t, &s);
+        if (r < 0)
+                return r;
+        rec = rollout_store_find(&s, run.id);
+        r = rec && rec->state == ROLLOUT_TRIAL ? 0 : 1;
+        if (!a->quiet)
+                puts(r == 0 ? "trial" : "no");
+        return r;
+}
+
+int verb_rollout(int argc, char *argv[]) {
+        RolloutArgs a = {};
+        const char *action;
+        bool all = false;
+        Target t;
+        int r, q;
+
+        r = parse_args(argc, argv, &a, &all);
+        if (r != 0)
+                return r < 0 ? r : 0;
+        action = optind < argc ? argv[optind] : "show";
+        if (!streq(action, "show") && !streq(action, "bless") && !streq(action, "reset") &&
+            !streq(action, "is-trial"))
+                return log_error_errno(EINVAL, "Unknown rollout action '%s' (see 'urlbootctl rollout --help').", action);
+        if (streq(action, "reset") ? optind + 1 + !all != argc : optind + 1 < argc)
+                return log_error_errno(EINVAL, "rollout %s: %s.", action,
+                                       streq(action, "reset") ? "name one version, or --all" : "too many arguments");
+        if (a.vars && (streq(action, "bless") || streq(action, "is-trial")))
+                return log_error_errno(EINVAL, "rollout %s is about this boot: it takes no --vars-file=.", action);
+
+        r = target_open(&t, a.vars, EFI_VENDOR_URLBOOT_STR);
+        if (r < 0)
+                return r;
+        if (streq(action, "show"))
+                r = do_show(&t, &a);
+        else if (streq(action, "bless"))
+                r = do_bless(&t, &a);
+        else if (streq(action, "reset"))
+                r = do_reset(&t, all ? NULL : argv[optind + 1], all);
+        else
+                r = do_is_trial(&t, &a);
+        q = target_close(&t);
+        if (r >= 0 && q < 0)
+                r = -EIO;
+        /* is-trial's "no" is exit status 1 without an error message */
+        return r == 1 ? -ECANCELED : r == -EINVAL ? -EIO : r;
+}
