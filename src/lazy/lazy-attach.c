@@ -29,6 +29,7 @@
 #include "macro.h"
 #include "mkdir.h"
 #include "nbd-device.h"
+#include "nbdkit-ca.h"
 #include "nbdkit-command.h"
 #include "path-util.h"
 #include "string-util.h"
@@ -57,6 +58,7 @@ typedef struct Lazy {
         unsigned quarter_logged;
         uint64_t unhealthy_since;
         unsigned restarts;
+        NbdkitCa ca;                    /* the pinned CA nbdkit reads, https only */
 } Lazy;
 
 static uint64_t boottime_usec(void) {
@@ -145,6 +147,18 @@ static int lazy_init(Lazy *l, const LazyOptions *o) {
         return 0;
 }
 
+/* For https with a pinned CA: read it now, while the initrd's files are there. */
+static int prepare_ca(Lazy *l) {
+        int r;
+
+        if (!l->o->ca_file || !startswith(l->o->url, "https://"))
+                return 0;
+        r = nbdkit_ca_prepare(&l->ca, l->o->ca_file, l->o->state_dir, l->st.name);
+        if (r < 0)
+                return log_error_errno(r, "Cannot read the CA %s for %s: %m", l->o->ca_file, l->o->url);
+        return 0;
+}
+
 static int start_nbdkit(Lazy *l) {
         NbdkitSettings s = {
                 .url = l->o->url,
@@ -154,11 +168,15 @@ static int start_nbdkit(Lazy *l) {
                 .retries = l->o->retries,
                 .retry_delay = l->o->retry_delay,
                 .timeout = l->o->timeout,
+                .cainfo = l->ca.file,
         };
         _cleanup_strv_free_ char **argv = NULL;
         uint64_t deadline;
         int r;
 
+        r = prepare_ca(l);
+        if (r < 0)
+                return r;
         r = nbdkit_command(&s, &argv);
         if (r == -EINVAL)
                 return log_error_errno(r, "The URL '%s' has spaces or control characters; it cannot be served.",
@@ -173,6 +191,13 @@ static int start_nbdkit(Lazy *l) {
         if (l->nbdkit == 0) {
                 /* Its stderr is ours: after the switch a write there must not kill the root's server. */
                 signal(SIGPIPE, SIG_IGN);
+                if (l->ca.file) {
+                        r = nbdkit_ca_place(&l->ca);
+                        if (r < 0) {
+                                log_error_errno(r, "Cannot give nbdkit the CA in a mount namespace of its own: %m");
+                                _exit(127);
+                        }
+                }
                 execv(l->o->nbdkit, argv);
                 log_error_errno(errno, "Cannot run %s: %m", l->o->nbdkit);
                 _exit(127);
@@ -574,6 +599,7 @@ static int switch_to_local(Lazy *l) {
                 l->nbdkit = -1;
         }
         (void) unlink(l->socket);
+        nbdkit_ca_done(&l->ca);
 
         l->st.phase = LAZY_LOCAL;
         l->st.local_usec = boottime_usec();
@@ -614,6 +640,7 @@ int lazy_attach(const LazyOptions *o) {
                 r = check_pins(&l);
         if (r < 0) {
                 teardown(&l);
+                nbdkit_ca_done(&l.ca);
                 l.st.phase = LAZY_FAILED;
                 save_state(&l);
                 lazy_state_done(&l.st);

@@ -37,6 +37,7 @@ typedef struct LazyOptions {
         const char *nbdkit;             /* paths of the engines */
         const char *nbd_client;
         const char *state_dir;
+        const char *ca_file;            /* PEM: the only CA trusted for an https URL; NULL: curl's default store */
 } LazyOptions;
 
 /** The engines' default paths (Debian's), overridable with $URLBOOT_NBDKIT / $URLBOOT_NBD_CLIENT. */

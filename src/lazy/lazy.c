@@ -21,6 +21,7 @@
 #include "nbdkit-command.h"
 #include "parse-size.h"
 #include "string-util.h"
+#include "tls-ca.h"
 #include "verity-check.h"
 
 #define EXIT_USAGE 2
@@ -54,6 +55,8 @@ static void help(void) {
                "  --retry-delay=SEC    seconds between tries (default %u)\n"
                "  --timeout=SEC        seconds for one HTTP request (default %u)\n"
                "  --state-dir=DIR      where state files are (default " LAZY_STATE_DIR ")\n"
+               "  --ca=FILE            the CA (PEM) an https server must have a certificate from\n"
+               "                       (default " URLBOOT_TLS_CA_PATH " when it exists, else the system's)\n"
                "  --json               status as JSON\n"
                "  -h --help            this help\n"
                "     --version         print the version\n",
@@ -87,7 +90,7 @@ static int parse_unsigned(const char *opt, const char *v, unsigned *ret) {
 
 static int parse_args(int argc, char *argv[], Args *a) {
         enum { ARG_ROOTHASH = 0x100, ARG_USRHASH, ARG_NO_VERITY, ARG_REGION_SIZE, ARG_CONNECTIONS, ARG_REQUEST_SIZE, ARG_COPY_NOW,
-               ARG_RETRIES, ARG_RETRY_DELAY, ARG_TIMEOUT, ARG_STATE_DIR, ARG_JSON, ARG_VERSION };
+               ARG_RETRIES, ARG_RETRY_DELAY, ARG_TIMEOUT, ARG_STATE_DIR, ARG_CA, ARG_JSON, ARG_VERSION };
         static const struct option options[] = {
                 { "roothash", required_argument, NULL, ARG_ROOTHASH },
                 { "usrhash", required_argument, NULL, ARG_USRHASH },
@@ -100,6 +103,7 @@ static int parse_args(int argc, char *argv[], Args *a) {
                 { "retry-delay", required_argument, NULL, ARG_RETRY_DELAY },
                 { "timeout", required_argument, NULL, ARG_TIMEOUT },
                 { "state-dir", required_argument, NULL, ARG_STATE_DIR },
+                { "ca", required_argument, NULL, ARG_CA },
                 { "json", no_argument, NULL, ARG_JSON },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, ARG_VERSION },
@@ -160,6 +164,9 @@ static int parse_args(int argc, char *argv[], Args *a) {
                         break;
                 case ARG_STATE_DIR:
                         a->lazy.state_dir = optarg;
+                        break;
+                case ARG_CA:
+                        a->lazy.ca_file = optarg;
                         break;
                 case ARG_JSON:
                         a->json = true;
@@ -243,6 +250,8 @@ static int verb_serve(Args *a, int argc, char *argv[]) {
         }
         s.url = argv[0];
         s.socket = argv[1];
+        if (startswith(s.url, "https://"))
+                s.cainfo = a->lazy.ca_file;
         s.xz = nbdkit_url_is_xz(s.url);
         r = nbdkit_command(&s, &cmd);
         if (r < 0)
@@ -270,6 +279,7 @@ int main(int argc, char *argv[]) {
                         .nbdkit = getenv("URLBOOT_NBDKIT") ?: NBDKIT_PATH,
                         .nbd_client = getenv("URLBOOT_NBD_CLIENT") ?: NBD_CLIENT_PATH,
                         .state_dir = LAZY_STATE_DIR,
+                        .ca_file = tls_ca_pinned(),
                 },
         };
         const char *verb;

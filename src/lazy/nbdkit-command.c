@@ -67,8 +67,11 @@ int nbdkit_command(const NbdkitSettings *s, char ***ret) {
         /* The URL's own protocol, for redirects too (the plugin sets both of curl's lists from it): no
          * ftp://, no file://, and no https → http (as urlboot-pull; security review 2026-12-05, F7). */
         r = r ?: add(&l, "protocols=%s", startswith(s->url, "https://") ? "https" : "http,https");
-        if (s->cainfo)
+        /* the pinned CA alone: no capath (curl's default, the system's store) beside it */
+        if (s->cainfo) {
                 r = r ?: add(&l, "cainfo=%s", s->cainfo);
+                r = r ?: add(&l, "capath=");
+        }
         if (s->multi_conn)
                 r = r ?: add(&l, "multi-conn-mode=unsafe");
         if (r < 0)

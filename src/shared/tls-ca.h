@@ -9,5 +9,5 @@
 
 #define URLBOOT_TLS_CA_PATH "/etc/urlboot/tls-ca.pem"
 
-/** URLBOOT_TLS_CA_PATH when it exists (it is only read for https), else NULL: the system's store. */
+/** URLBOOT_TLS_CA_PATH ($URLBOOT_TLS_CA when set) when it exists (only read for https), else NULL: the system's store. */
 const char *tls_ca_pinned(void);

@@ -3,9 +3,9 @@
 # HTTP server: the image arrives byte for byte through closed range requests, a server that stops
 # answering for 4 s (only slower), a connection reset mid-answer (the retry filter), and as multi-block
 # .xz (the xz filter). Run in a private network namespace (test/netns-run.sh).
-#   serve.sh URLBOOT-LAZY SRCDIR
+#   serve.sh URLBOOT-LAZY SRCDIR URLBOOTCTL
 set -uo pipefail
-lazy=$1 src=$2
+lazy=$1 src=$2 ctl=$3
 for t in nbdkit nbdcopy; do
 	command -v $t >/dev/null || { echo "1..0 # SKIP $t is not installed (packages nbdkit, libnbd-bin)"; exit 0; }
 done
@@ -23,13 +23,14 @@ python3 "$src/test/http/server.py" --root "$tmp/srv" --port-file "$tmp/port" >/d
 for _ in $(seq 100); do [ -e "$tmp/port" ] && break; sleep 0.05; done
 port=$(cat "$tmp/port")
 
-# copy URL NAME: serve URL with urlboot-lazy's nbdkit command line, copy the export to NAME; prints seconds
+# copy URL NAME [OPTIONS...]: serve URL with urlboot-lazy's nbdkit command line, copy the export to NAME; prints seconds
 copy() {
-	local sock=$tmp/$2.sock
-	"$lazy" serve --retry-delay=1 "$1" "$sock" 2> "$tmp/$2.log" & local p=$!
+	local sock=$tmp/$2.sock url=$1 name=$2
+	shift 2
+	"$lazy" serve --retry-delay=1 "$@" "$url" "$sock" 2> "$tmp/$name.log" & local p=$!
 	for _ in $(seq 200); do [ -S "$sock" ] && break; sleep 0.05; done
 	local t0=$(date +%s.%N)
-	timeout 120 nbdcopy "nbd+unix:///?socket=$sock" "$tmp/$2.out" 2>> "$tmp/$2.log"
+	timeout 120 nbdcopy "nbd+unix:///?socket=$sock" "$tmp/$name.out" 2>> "$tmp/$name.log"
 	local rc=$?
 	echo "$(date +%s.%N) - $t0" | bc
 	kill $p; wait $p 2>/dev/null
@@ -63,6 +64,35 @@ sleep 0.3
 copy "http://127.0.0.1:$port/f=redirect-ftp:2121/disk.raw" ftp >/dev/null
 check "F7: a redirect to ftp:// is not followed (nothing reached the FTP port, the copy fails)" \
 	'[ ! -s "$tmp/ftp-server.log" ] && ! cmp -s "$tmp/ftp.out" "$tmp/srv/disk.raw" && grep -q "Unsupported protocol" "$tmp/ftp.log"'
+# Issue 31: https with the pinned CA alone (tools/e2e/tls-pki: certificates from it that are wrong
+# otherwise, and one from a CA nobody pins); nbdkit (libcurl with GnuTLS) refuses each, and an https URL
+# redirected to plain http.
+"$src/tools/e2e/tls-pki" "$tmp/pki" "$ctl" >/dev/null
+for c in good expired wronghost other; do
+	python3 "$src/test/http/server.py" --root "$tmp/srv" --port-file "$tmp/$c-port" \
+		--tls-cert "$tmp/pki/$c.pem" --tls-key "$tmp/pki/$c.key" >/dev/null 2>&1 & pids+=($!)
+done
+for c in good expired wronghost other; do
+	for _ in $(seq 100); do [ -e "$tmp/$c-port" ] && break; sleep 0.05; done
+done
+https() { echo "https://127.0.0.1:$(cat "$tmp/$1-port")/${2:-disk.raw}"; }
+copy "$(https good)" tls-good --ca="$tmp/pki/ca.pem" >/dev/null
+check "https with the pinned CA: the image arrives byte for byte" 'cmp -s "$tmp/tls-good.out" "$tmp/srv/disk.raw"'
+for c in expired wronghost other; do
+	copy "$(https $c)" "tls-$c" --ca="$tmp/pki/ca.pem" --retries=1 >/dev/null
+done
+check "an expired certificate from the pinned CA: refused, nothing copied" \
+	'[ ! -s "$tmp/tls-expired.out" ] && grep -qi "expired" "$tmp/tls-expired.log"'
+check "a certificate from the pinned CA for another host: refused, nothing copied" \
+	'[ ! -s "$tmp/tls-wronghost.out" ] && grep -qiE "does not match|name" "$tmp/tls-wronghost.log"'
+check "a certificate from another CA: refused (the system's store is not asked: capath= is empty)" \
+	'[ ! -s "$tmp/tls-other.out" ] && grep -qiE "certificate|issuer|verif" "$tmp/tls-other.log"'
+copy "$(https good "f=redirect-http:$port/disk.raw")" tls-downgrade --ca="$tmp/pki/ca.pem" --retries=1 >/dev/null
+check "https redirected to plain http: not followed, nothing copied" \
+	'[ ! -s "$tmp/tls-downgrade.out" ] && grep -qiE "protocol|redirect" "$tmp/tls-downgrade.log"'
+URLBOOT_NBDKIT=/bin/echo "$lazy" serve --ca=/etc/x.pem https://127.0.0.1/a.raw /run/x.sock > "$tmp/argv-https"
+check "the command line over https: protocols=https cainfo=FILE capath= (empty)" \
+	'grep -q -- "protocols=https cainfo=/etc/x.pem capath=$" "$tmp/argv-https"'
 URLBOOT_NBDKIT=/bin/echo "$lazy" serve http://127.0.0.1/a.raw /run/x.sock > "$tmp/argv"
 check "the command line: @nbdkit --readonly --filter=retry curl url=... (no --exit-with-parent when serving)" \
 	'grep -q -- "--foreground --readonly --log=stderr --unix=/run/x.sock --filter=retry curl url=http://127.0.0.1/a.raw timeout=60" "$tmp/argv" && ! grep -q exit-with-parent "$tmp/argv"'

@@ -16,9 +16,15 @@ openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -
 
 serve "$tmp/tls-port" --tls-cert srv.pem --tls-key srv.key
 serve "$tmp/port"
+# Issue 31: certificates from the right CA that are wrong otherwise (tools/e2e/tls-pki), and the CA
+# pinned in the UKI's initrd (/etc/urlboot/tls-ca.pem) taken as the default.
+"$src/tools/e2e/tls-pki" "$tmp/pki" "$build/src/bootctl/urlbootctl" >/dev/null
+serve "$tmp/expired-port" --tls-cert "$tmp/pki/expired.pem" --tls-key "$tmp/pki/expired.key"
+serve "$tmp/wronghost-port" --tls-cert "$tmp/pki/wronghost.pem" --tls-key "$tmp/pki/wronghost.key"
+serve "$tmp/pki-port" --tls-cert "$tmp/pki/good.pem" --tls-key "$tmp/pki/good.key"
 tls_port=$(cat "$tmp/tls-port") port=$(cat "$tmp/port")
 https="https://127.0.0.1:$tls_port/disk.raw.zst"
-echo "1..11"
+echo "1..14"
 
 run() { # NAME ARGS... → rc=N and the messages in $tmp/NAME.err
 	local name=$1; shift
@@ -45,6 +51,17 @@ check "--allow-http-redirect follows it" \
 	"[ $rc = 0 ] && [ \"\$(sha256sum < '$tmp/root-downgrade-ok/img.raw' | cut -d' ' -f1)\" = $want ]"
 rc=$(run noca-file --progress=none --ca="$tmp/missing.pem" "$https")
 check "--ca naming a missing file: a failure that names the file" "[ $rc != 0 ] && grep -q 'missing.pem' '$tmp/noca-file.err'"
+
+rc=$(run expired --progress=none --ca="$tmp/pki/ca.pem" "https://127.0.0.1:$(cat "$tmp/expired-port")/disk.raw.zst")
+check "an expired certificate from the pinned CA: refused (exit 1), the message says it expired" \
+	"[ $rc = 1 ] && grep -qi 'expired' '$tmp/expired.err' && [ -z \"\$(ls -A '$tmp/root-expired')\" ]"
+rc=$(run wronghost --progress=none --ca="$tmp/pki/ca.pem" "https://127.0.0.1:$(cat "$tmp/wronghost-port")/disk.raw.zst")
+check "a certificate from the pinned CA for another host: refused (exit 1), the message names the host" \
+	"[ $rc = 1 ] && grep -qiE 'host|name|127\.0\.0\.1' '$tmp/wronghost.err' && [ -z \"\$(ls -A '$tmp/root-wronghost')\" ]"
+# The pinned CA file of the initrd is the default (URLBOOT_TLS_CA overrides the path for this test only).
+rc=$(URLBOOT_TLS_CA="$tmp/pki/ca.pem" run pinned-default --progress=none "https://127.0.0.1:$(cat "$tmp/pki-port")/disk.raw.zst")
+check "the pinned CA file is the default: the image arrives" \
+	"[ $rc = 0 ] && [ \"\$(sha256sum < '$tmp/root-pinned-default/img.raw' | cut -d' ' -f1)\" = $want ]"
 
 # Progress: slow enough (1 MB/s) for several updates.
 slow="http://127.0.0.1:$port/f=slow:1000000/disk.raw.zst"

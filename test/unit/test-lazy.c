@@ -72,12 +72,12 @@ TEST(nbdkit_command) {
 
         s.url = "https://h/img.raw.xz#frag";
         s.xz = nbdkit_url_is_xz(s.url);
-        s.cainfo = "/etc/ssl/certs/ca-certificates.crt";
+        s.cainfo = "/run/urlboot/lazy/rootdisk.ca/ca.pem";
         ASSERT_TRUE(s.xz);
         ASSERT_OK(nbdkit_command(&s, &argv));
         line = join(argv);
         ASSERT_TRUE(strstr(line, "--filter=retry --filter=xz curl url=https://h/img.raw.xz#frag"));
-        ASSERT_TRUE(endswith(line, " protocols=https cainfo=/etc/ssl/certs/ca-certificates.crt"));
+        ASSERT_TRUE(endswith(line, " protocols=https cainfo=/run/urlboot/lazy/rootdisk.ca/ca.pem capath="));
 
         strv_free(argv);
         free(line);
