@@ -17,6 +17,8 @@
 static EFI_GUID tls_ca_guid = { 0xfd2340d0, 0x3dab, 0x4349, { 0xa6, 0xc7, 0x3b, 0x4f, 0x12, 0xb4, 0x8e, 0xae } };
 
 EFI_STATUS tls_pin_ca(const void *esl, size_t size) {
+        /* One set with other attributes (an NV copy from the setup screen) would make ours fail: it goes first. */
+        (void) RT->SetVariable(L"TlsCaCertificate", &tls_ca_guid, 0, 0, NULL);
         return RT->SetVariable(L"TlsCaCertificate", &tls_ca_guid, EFI_VARIABLE_BOOTSERVICE_ACCESS, size, (void *) esl);
 }
 

@@ -64,7 +64,8 @@ static void build_uki_help(void) {
                "the load options boots profile N. --sbat= adds a .sbat section (SBAT metadata for shim),\n"
                "--ucode= a .ucode section (early microcode: a cpio archive the stub puts first in the initrd).\n"
                "--ca= (PEM or DER, repeatable) pins the CA certificates the initrd trusts for https: they go\n"
-               "into the initrd as /etc/urlboot/tls-ca.pem, measured and signed with it.\n"
+               "into the initrd as /etc/urlboot/tls-ca.pem (a cpio archive before the others), measured\n"
+               "and signed with it.\n"
                "Default stub: " DEFAULT_STUB "; default os-release: /etc/os-release.\n"
                "With --sign-key and --sign-cert the result is signed for Secure Boot with sbsign.\n");
 }
@@ -165,8 +166,9 @@ static int initrd_append(Input *initrd, const void *data, size_t size) {
         return 0;
 }
 
-/* The CA for https as /etc/urlboot/tls-ca.pem in one more cpio archive after the initrds: the kernel unpacks
- * them one after the other, and .initrd is measured (PCR 11) and signed with the rest. */
+/* The CA for https as /etc/urlboot/tls-ca.pem in one more cpio archive before the initrds: the kernel unpacks
+ * them one after the other (an uncompressed archive only at an offset that is a multiple of 4, which the end
+ * of a compressed one need not be: first is safe), and .initrd is measured (PCR 11) and signed with the rest. */
 static int append_ca(const BuildUkiArgs *a, Input *initrd) {
         _cleanup_(cert_list_done) CertList l = {};
         _cleanup_free_ char *pem = NULL;
@@ -193,11 +195,19 @@ static int append_ca(const BuildUkiArgs *a, Input *initrd) {
                 cert_fingerprint(&l, i, fp);
                 log_info("Pinned for https in the initrd: CA %s (SHA-256).", fp);
         }
-        return initrd_append(initrd, archive, archive_size);
+        r = initrd_append(initrd, archive, archive_size);
+        if (r >= 0 && initrd->size % 4 != 0)     /* NULs between archives are skipped */
+                r = initrd_append(initrd, "\0\0\0", 4 - initrd->size % 4);
+        return r;
 }
 
 /* Concatenated initrds are one initrd to the kernel. */
 static int load_initrds(const BuildUkiArgs *a, Input *ret) {
+        if (a->n_ca_files > 0) {
+                int r = append_ca(a, ret);
+                if (r < 0)
+                        return r;
+        }
         for (size_t i = 0; i < a->n_initrds; i++) {
                 Input one;
                 int r = load(a->initrds[i], "initrd", &one);
@@ -209,7 +219,7 @@ static int load_initrds(const BuildUkiArgs *a, Input *ret) {
                 if (r < 0)
                         return r;
         }
-        return a->n_ca_files > 0 ? append_ca(a, ret) : 0;
+        return 0;
 }
 
 static int inputs_load(const BuildUkiArgs *a, UkiInputs *in) {

@@ -31,7 +31,8 @@ def config(root, pki, run_dir, redirect_host):
         return (f'  server {{ listen 127.0.0.1:{port} ssl; ssl_protocols TLSv1.2 TLSv1.3; '
                 f'ssl_certificate {pki}/{cert}.pem; ssl_certificate_key {pki}/{cert}.key; {extra}}}\n')
     temp = ' '.join(f'{k}_temp_path {run_dir}/tmp;' for k in ('client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'))
-    return (f'daemon off;\nworker_processes 1;\nerror_log {run_dir}/error.log info;\npid {run_dir}/nginx.pid;\n'
+    # one process (no master and workers): killing it leaves nothing behind, and it keeps our user
+    return (f'daemon off;\nmaster_process off;\nerror_log {run_dir}/error.log info;\npid {run_dir}/nginx.pid;\n'
             'events { worker_connections 128; }\n'
             'http {\n'
             '  log_format urlboot \'$server_port $connection $msec "$request" $status $body_bytes_sent $ssl_protocol\';\n'

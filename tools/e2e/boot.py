@@ -8,7 +8,9 @@ beside the log (LOG without .log, plus .timeline.json) and the timeline to the e
 
   boot.py --srv DIR --bootfile PATH --log FILE [--timeout SEC] [--expect REGEX] [--fail REGEX]
           [--vars FILE] [--smbios STRING]... [--memory MiB] [--drive SERIAL=FILE]... [--tpm]
-          [--server-log FILE]
+          [--server-log FILE] [--nginx PKI-DIR] [--fw-cacerts FILE] [--vars-in-place] [--ms-keys]
+
+--bootfile may be a whole URL (https://10.0.2.2:8443/... with --nginx, test/http/nginx.py's ports).
 """
 import argparse
 import json
@@ -109,20 +111,37 @@ def main():
                     help='a read-only virtio disk (in the guest /dev/disk/by-id/virtio-SERIAL)')
     ap.add_argument('--tpm', action='store_true', help='a TPM 2.0 (swtpm, fresh state) on tpm-tis')
     ap.add_argument('--server-log', help="the HTTP server's log of the requests it answered")
+    ap.add_argument('--nginx', metavar='PKI', help='also serve SRV over TLS (test/http/nginx.py, tools/e2e/tls-pki)')
+    ap.add_argument('--fw-cacerts', metavar='ESL', help="the firmware's HTTPS CA list (fw_cfg etc/edk2/https/cacerts)")
+    ap.add_argument('--vars-in-place', action='store_true',
+                    help='use --vars itself, not a copy: what the firmware and the OS write stays for the next boot')
+    ap.add_argument('--ms-keys', action='store_true',
+                    help="with --secure-boot: Microsoft's keys (OVMF_VARS_4M.ms.fd), as a stock machine has")
     args = ap.parse_args()
     top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
     tmp = tempfile.mkdtemp(prefix='urlboot-boot.')
-    server = qemu = swtpm = None
+    server = qemu = swtpm = nginx = None
     result = {'ok': False, 'milestones': {}, 'log': args.log}
     try:
         server = start_server(top, args.srv, tmp, args.server_log)
-        vars_file = os.path.join(tmp, 'vars.fd')
+        if args.nginx:
+            sys.path.insert(0, os.path.join(top, 'test/http'))
+            import nginx as nginx_server
+            nginx = nginx_server.start(args.srv, args.nginx, os.path.join(tmp, 'nginx'))
         code = '/usr/share/OVMF/OVMF_CODE_4M.secboot.fd' if args.secure_boot else '/usr/share/OVMF/OVMF_CODE_4M.fd'
-        default_vars = '/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd' if args.secure_boot else '/usr/share/OVMF/OVMF_VARS_4M.fd'
-        shutil.copy(args.vars or default_vars, vars_file)
+        default_vars = ('/usr/share/OVMF/OVMF_VARS_4M.ms.fd' if args.ms_keys else
+                        '/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd' if args.secure_boot else
+                        '/usr/share/OVMF/OVMF_VARS_4M.fd')
+        if args.vars_in_place:
+            vars_file = args.vars
+        else:
+            vars_file = os.path.join(tmp, 'vars.fd')
+            shutil.copy(args.vars or default_vars, vars_file)
         netdev = 'user,id=n0,ipv6=off'
-        if args.bootfile:
+        if args.bootfile and re.match(r'^https?://', args.bootfile):
+            netdev += f',bootfile={args.bootfile}'
+        elif args.bootfile:
             netdev += f',bootfile=http://10.0.2.2:8080/{args.bootfile.lstrip("/")}'
         machine = 'q35,smm=on' if args.secure_boot else 'q35'
         cmd = ['qemu-system-x86_64', '-machine', machine, '-accel', 'tcg', '-m', str(args.memory), '-smp', '2',
@@ -139,6 +158,8 @@ def main():
                '-object', 'rng-random,id=rng0,filename=/dev/urandom', '-device', 'virtio-rng-pci,rng=rng0']
         if args.secure_boot:
             cmd += ['-global', 'driver=cfi.pflash01,property=secure,value=on']
+        if args.fw_cacerts:
+            cmd += ['-fw_cfg', f'name=etc/edk2/https/cacerts,file={args.fw_cacerts}']
         if args.disk:
             cmd += ['-drive', f'if=none,id=disk0,format=raw,file={args.disk}',
                     '-device', 'virtio-blk-pci,drive=disk0,bootindex=0']
@@ -222,10 +243,17 @@ def main():
                     break
         result['seconds'] = round(time.monotonic() - t0, 2)
     finally:
-        for p in (qemu, server, swtpm):
+        for p in (qemu, server, swtpm, nginx):
             if p and p.poll() is None:
                 p.kill()
                 p.wait()
+        if nginx and args.server_log:
+            # what nginx answered, beside the test server's log
+            try:
+                shutil.copy(os.path.join(tmp, 'nginx', 'access.log'), args.server_log + '.nginx')
+                shutil.copy(os.path.join(tmp, 'nginx', 'error.log'), args.server_log + '.nginx-error')
+            except OSError:
+                pass
         shutil.rmtree(tmp, ignore_errors=True)
     write_timeline(args.log, result)
     print(json.dumps(result))
