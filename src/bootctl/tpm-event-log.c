@@ -4,6 +4,7 @@
  * Reading and replaying the TPM event log.
  */
 #include <errno.h>
+#include <openssl/x509.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,11 +179,79 @@ static char *utf16_text(const uint8_t *p, size_t size) {
         return utf16le_to_utf8(p, size, &s) < 0 ? NULL : s;
 }
 
+/* EV_IPL text: systemd's and ours are UTF-16, shim's ("MokList", "MokListX", ...) ASCII with a NUL. */
+static char *ipl_text(const uint8_t *p, size_t size) {
+        size_t n = strnlen((const char *) p, size);
+
+        if (n > 1 && (n == size || (n == size - 1 && p[n] == 0)))
+                return strndup((const char *) p, n);
+        return utf16_text(p, size);
+}
+
+/* The length of the first line of p (size bytes, perhaps without a NUL): up to a character of stop or a NUL. */
+static size_t strcspn_n(const char *p, size_t size, const char *stop) {
+        size_t n = 0;
+
+        while (n < size && p[n] && !strchr(stop, p[n]))
+                n++;
+        return n;
+}
+
+/* The subject of a DER certificate inside EFI_SIGNATURE_DATA (owner GUID, then the certificate), or NULL. */
+static char *signature_data_subject(const uint8_t *value, size_t size) {
+        const unsigned char *der = value + 16;
+        _cleanup_free_ char *subject = NULL;
+        X509 *x;
+
+        if (size <= 16)
+                return NULL;
+        x = d2i_X509(NULL, &der, (long) (size - 16));
+        if (!x)
+                return NULL;
+        subject = X509_NAME_oneline(X509_get_subject_name(x), NULL, 0);
+        X509_free(x);
+        return subject ? strdup(subject) : NULL;
+}
+
+/* UEFI_VARIABLE_DATA: GUID, name length (UTF-16 units), data length, name, data. Driver configuration
+ * (SecureBoot, PK, db, ...) shows the value's first bytes as a number; an authority (what verified an image:
+ * db, or shim's MokListRT and vendor certificate) the certificate's subject. */
+static char *describe_variable(const TpmLogEvent *e) {
+        Reader r = { .p = e->data, .size = e->data_size, .off = 16 };
+        _cleanup_free_ char *name = NULL, *subject = NULL;
+        const uint8_t *p, *value;
+        uint32_t name_len_lo, name_len_hi, value_len_lo, value_len_hi;
+        uint64_t v = 0;
+        char *s = NULL;
+
+        if (e->data_size < 32 || !take_u32(&r, &name_len_lo) || !take_u32(&r, &name_len_hi) ||
+            !take_u32(&r, &value_len_lo) || !take_u32(&r, &value_len_hi) || name_len_hi || value_len_hi ||
+            name_len_lo > 256 || !take(&r, (size_t) name_len_lo * 2, &p) || !take(&r, value_len_lo, &value))
+                return NULL;
+        name = utf16_text(p, (size_t) name_len_lo * 2);
+        if (!name)
+                return NULL;
+        if (e->type == TCG_EV_EFI_VARIABLE_AUTHORITY) {
+                /* a certificate, or text such as shim's SbatLevel ("sbat,1,2024010900\n..."): its first line */
+                subject = signature_data_subject(value, value_len_lo);
+                if (!subject)
+                        subject = strndup((const char *) value, strcspn_n((const char *) value, value_len_lo, "\n"));
+                if (asprintf(&s, "authority %s: %s", name, subject ?: "") < 0)
+                        return NULL;
+                return s;
+        }
+        for (size_t i = 0; i < value_len_lo && i < 8; i++)
+                v |= (uint64_t) value[i] << (8 * i);
+        if (asprintf(&s, "%s=%llu", name, (unsigned long long) v) < 0)
+                return NULL;
+        return s;
+}
+
 static char *describe_raw(const TpmLogEvent *e) {
-        char *s = NULL, *name;
+        char *s = NULL;
 
         if (e->type == TCG_EV_IPL)
-                return utf16_text(e->data, e->data_size);
+                return ipl_text(e->data, e->data_size);
         if (e->type == TCG_EV_EVENT_TAG && e->data_size >= 8) {
                 uint32_t tag = (uint32_t) e->data[0] | (uint32_t) e->data[1] << 8 | (uint32_t) e->data[2] << 16 |
                                (uint32_t) e->data[3] << 24;
@@ -196,25 +265,8 @@ static char *describe_raw(const TpmLogEvent *e) {
                         return NULL;
                 return s;
         }
-        if (e->type == TCG_EV_EFI_VARIABLE_DRIVER_CONFIG && e->data_size >= 32) {
-                /* UEFI_VARIABLE_DATA: GUID, name length (UTF-16 units), data length, name, data */
-                Reader r = { .p = e->data, .size = e->data_size, .off = 16 };
-                const uint8_t *p, *value;
-                uint32_t name_len_lo, name_len_hi, value_len_lo, value_len_hi;
-                uint64_t v = 0;
-
-                if (!take_u32(&r, &name_len_lo) || !take_u32(&r, &name_len_hi) || !take_u32(&r, &value_len_lo) ||
-                    !take_u32(&r, &value_len_hi) || name_len_hi || value_len_hi || name_len_lo > 256 ||
-                    !take(&r, (size_t) name_len_lo * 2, &p) || !take(&r, value_len_lo, &value))
-                        return NULL;
-                name = utf16_text(p, (size_t) name_len_lo * 2);
-                for (size_t i = 0; i < value_len_lo && i < 8; i++)
-                        v |= (uint64_t) value[i] << (8 * i);
-                if (!name || asprintf(&s, "%s=%llu", name, (unsigned long long) v) < 0)
-                        s = NULL;
-                free(name);
-                return s;
-        }
+        if (e->type == TCG_EV_EFI_VARIABLE_DRIVER_CONFIG || e->type == TCG_EV_EFI_VARIABLE_AUTHORITY)
+                return describe_variable(e);
         return NULL;
 }
 

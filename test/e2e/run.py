@@ -117,6 +117,66 @@ def reference_stub():
     return (stub, None) if os.path.exists(stub) else (None, 'the reference tree has no linuxx64.efi.stub')
 
 
+def shim_files(src):
+    """Debian's signed shim and MokManager (tools/e2e/fetch-shim), or None with the reason."""
+    p = subprocess.run([os.path.join(src, 'tools/e2e/fetch-shim')], capture_output=True, text=True)
+    if p.returncode != 0:
+        return None, (p.stderr.strip().splitlines() or ['shim could not be fetched'])[-1]
+    return p.stdout.strip(), None
+
+
+def mok_key(assets):
+    """The administrator's key for shim's MOK list (made once per assets directory): (key, cert)."""
+    key, cert = os.path.join(assets, 'mok.key'), os.path.join(assets, 'mok.pem')
+    if not os.path.exists(cert):
+        subprocess.run(['openssl', 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert,
+                        '-days', '3650', '-subj', '/CN=urlboot test MOK', '-addext', 'extendedKeyUsage=codeSigning'],
+                       check=True, capture_output=True)
+    return key, cert
+
+
+def other_key(assets):
+    """A key nobody enrolled: (key, cert)."""
+    key, cert = os.path.join(assets, 'other.key'), os.path.join(assets, 'other.pem')
+    if not os.path.exists(cert):
+        subprocess.run(['openssl', 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert,
+                        '-days', '3650', '-subj', '/CN=urlboot test key nobody enrolled'], check=True, capture_output=True)
+    return key, cert
+
+
+def flip_byte(path, offset_from_end=4096):
+    """One byte of a signed image changed, far from the headers (inside .linux)."""
+    with open(path, 'r+b') as f:
+        f.seek(os.path.getsize(path) - offset_from_end)
+        b = f.read(1)
+        f.seek(-1, 1)
+        f.write(bytes([b[0] ^ 0xff]))
+
+
+def shim_boot(build, src, assets, srv, logs, name, shim_dir):
+    """The firmware (Secure Boot, Microsoft's keys, the MOK enrolled as mokutil and MokManager leave it)
+    HTTP-boots Debian's shim, which fetches its second stage from beside itself: grubx64.efi, urlboot's boot
+    manager signed with the MOK, whose one entry is the UKI. boot.py's arguments."""
+    import shutil
+    ctl = os.path.join(build, 'src/bootctl/urlbootctl')
+    for f in ('shimx64.efi', 'mmx64.efi'):
+        shutil.copy(os.path.join(shim_dir, f), os.path.join(srv, f))
+    key, cert = mok_key(assets)
+    entry, conf = os.path.join(logs, f'{name}.conf'), os.path.join(logs, f'{name}.loader.conf')
+    with open(entry, 'w') as f:
+        f.write(f'title Through shim {name}\nuki-url :{name}.efi\n')
+    with open(conf, 'w') as f:
+        f.write('timeout 0\nreboot-on-error yes\n')
+    subprocess.run([ctl, 'build-manager', f'--entry={entry}', f'--loader-conf={conf}', '--manager',
+                    os.path.join(build, 'src/boot/urlbootx64.efi'), f'--sign-key={key}', f'--sign-cert={cert}',
+                    f'--output={os.path.join(srv, "grubx64.efi")}'], check=True, capture_output=True)
+    vars_file = os.path.join(logs, f'{name}.vars.fd')
+    shutil.copy('/usr/share/OVMF/OVMF_VARS_4M.ms.fd', vars_file)
+    subprocess.run([ctl, 'enroll-mok', cert, f'--vars-file={vars_file}'], check=True, capture_output=True)
+    return ['--bootfile', 'shimx64.efi', '--secure-boot', '--vars', vars_file,
+            '--require', r'urlboot boot manager .*through shim']
+
+
 def section_of(pe, name, out):
     """A section's in-memory bytes (VirtualSize) of a PE file, written to out."""
     import struct
@@ -228,11 +288,19 @@ def main():
                 if sd_stub:
                     ours_extra = extra + [f'--sbat={section_of(sd_stub, ".sbat", os.path.join(logs, "sbat"))}']
                     extra = extra + [f'--stub={sd_stub}']
+        elif via.startswith('shim'):
+            # Signed with the MOK (shim-other-key: with a key nobody enrolled); the kernel inside keeps
+            # Debian's signature, which shim's vendor certificate trusts.
+            shim_dir, skip = shim_files(src)
+            signer = other_key(assets) if via == 'shim-other-key' else mok_key(assets)
+            extra = [f'--sign-key={signer[0]}', f'--sign-cert={signer[1]}']
         if skip:
             print(f'ok {i} - {name} # SKIP {skip}', flush=True)
             continue
         subprocess.run([os.path.join(src, 'tools/e2e/make-uki'), assets, build, uki, 'console=ttyS0 ' + cmdline]
                        + extra + (diff['extra'] if diff else []), check=True)
+        if via == 'shim-tampered':
+            flip_byte(uki)
         if via == 'secureboot-tampered':
             # One byte of the signed UKI changed: inside the .linux section, far from the headers.
             with open(uki, 'r+b') as f:
@@ -378,6 +446,24 @@ def main():
                                                       f'--credential={files["a.cred"]}', f'--credential={files["b.cred"]}',
                                                       f'--extension={files["demo.raw"]}',
                                                       f'--global-credential={files["g.cred"]}'))
+        elif via.startswith('shim'):
+            boot = shim_boot(build, src, assets, srv, logs, name, shim_dir)
+            if via == 'shim':
+                # The whole chain under Secure Boot with Microsoft's keys; both status tools agree; shim's
+                # measurements (PCR 7: the MOK that verified the boot manager; PCR 14: the MOK lists) are
+                # in the event log, which replays to the TPM; PCR 11 and 12 are as predicted.
+                boot += ['--require', r'^URLBOOTCTL: +Secure Boot: enabled \(user\)$',
+                         '--require', r'^URLBOOTCTL: +Shim: booted through shim',
+                         '--require', r'^BOOTCTL: +Secure Boot: enabled \(user\)$',
+                         '--require', r'^URLBOOT-STATUS-OK$',
+                         '--require', r'^URLBOOT-EVENTLOG: +14 +0x0000000d +MokList$',
+                         '--require', r'^URLBOOT-EVENTLOG: +7 +0x800000e0 +authority MokListRT: .*CN=urlboot test MOK',
+                         '--require', r'^URLBOOT-EVENTLOG: +7 .*SecureBoot=1']
+                boot += TPM_CHECKS + pcr_requires(measure(build, uki, '--boot-manager', '--secure-boot'))
+            else:
+                # A UKI signed by another key, or changed after signing: shim refuses it, one line, a reboot.
+                boot += ['--require', rf'urlboot: http://\S+/{name}\.efi is not signed by a key this machine trusts',
+                         '--fail', 'URLBOOT-ROOT-OK', '--expect-exit']
         elif via == 'manager':
             boot = ['--bootfile', 'urlbootx64.efi', '--smbios',
                     f'io.systemd.boot.entries-extra:{name}.conf=title {name}\nuki-url :{name}.efi\n']
@@ -401,12 +487,12 @@ def main():
                                      env=dict(os.environ, MTOOLS_SKIP_CHECK='1')).stdout
             if 'uki-options+2-1.conf' not in listing or 'uki-options+3.conf' in listing:
                 p = subprocess.CompletedProcess(p.args, 1, json.dumps({'ok': False, 'error': 'entries on disk: ' + listing}))
-        for f in (f'{name}-manager.efi',):
+        for f in (f'{name}-manager.efi', 'grubx64.efi', 'shimx64.efi', 'mmx64.efi'):
             if os.path.exists(os.path.join(srv, f)):
                 os.unlink(os.path.join(srv, f))
         if via.startswith('esp-disk'):
             os.unlink(disk)
-        if 'tpm' in via and 'urlboot.dump_event_log=1' in cmdline and result_ok(p):
+        if ('tpm' in via or via == 'shim') and 'urlboot.dump_event_log=1' in cmdline and result_ok(p):
             error = check_event_log_copy(build, log, os.path.join(logs, f'{name}.binary_bios_measurements'))
             if error:
                 p = subprocess.CompletedProcess(p.args, 1, json.dumps({'ok': False, 'error': error}))

@@ -463,3 +463,41 @@ TEST(event_log_replay_like_tpm2_eventlog) {
         for (size_t cut = 1; cut < size; cut += 97)
                 (void) tpm_log_replay(log, cut, &s, &banks);
 }
+
+typedef struct Described {
+        char text[2048];
+} Described;
+
+static int describe_pcr_7_and_14(const TpmLogEvent *e, void *userdata) {
+        Described *d = userdata;
+        _cleanup_free_ char *t = NULL;
+
+        if (e->pcr != 7 && e->pcr != 14)
+                return 0;
+        t = tpm_log_event_describe(e);
+        if (t)
+                snprintf(d->text + strlen(d->text), sizeof d->text - strlen(d->text), "%u %s\n", e->pcr, t);
+        return 0;
+}
+
+TEST(event_log_through_shim) {
+        /* A real log: OVMF with Microsoft's keys, Debian's shim 16.1, a MOK, urlboot's manager and UKI (test/e2e
+         * shim-mok-chain-tpm). PCRs as tpm2-tools' tpm2_eventlog replays them; shim's events described: its
+         * ASCII EV_IPL names and the certificates that verified (EV_EFI_VARIABLE_AUTHORITY). */
+        _cleanup_free_ char *log = NULL;
+        char hex[2 * PCR_DIGEST_MAX + 1];
+        Described d = {};
+        unsigned banks;
+        size_t size;
+        PcrSet s;
+
+        ASSERT_OK(read_full_file(test_data_path("event-log-shim-mok.bin"), 1 << 20, &log, &size));
+        ASSERT_OK(tpm_log_replay(log, size, &s, &banks));
+        ASSERT_STREQ(pcr_hex(&s, 7, PCR_BANK_SHA256, hex), "6e506d95537821c598921716768f4d277fe38bc06839871ccdcfafaf5b70f7ba");
+        ASSERT_STREQ(pcr_hex(&s, 14, PCR_BANK_SHA256, hex), "ba36a7dd25947db6198a22c1fb07dc14e29d580442c7da0004b4d65a6621d864");
+        ASSERT_OK(tpm_log_parse(log, size, describe_pcr_7_and_14, &d));
+        ASSERT_TRUE(strstr(d.text, "7 authority db: /C=US/ST=Washington/L=Redmond/O=Microsoft Corporation/CN=Microsoft "
+                                   "Corporation UEFI CA 2011\n"));
+        ASSERT_TRUE(strstr(d.text, "14 MokList\n14 MokListX\n7 authority SbatLevel: sbat,1,2025021800\n14 MokListTrusted\n"
+                                   "7 authority MokListRT: /CN=urlboot test MOK\n"));
+}
