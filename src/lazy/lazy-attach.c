@@ -22,6 +22,7 @@
 #include "dm-mirror.h"
 #include "error-buf.h"
 #include "fileio.h"
+#include "initrd.h"
 #include "lazy-attach.h"
 #include "lazy-state.h"
 #include "log.h"
@@ -113,7 +114,8 @@ static int lazy_init(Lazy *l, const LazyOptions *o) {
         char *dot;
         int r;
 
-        *l = (Lazy) { .o = o, .nbd_fd = -1, .proc_fd = -1, .mountinfo_fd = -1, .state_dir_fd = -1, .nbdkit = -1 };
+        *l = (Lazy) { .o = o, .nbd_fd = -1, .proc_fd = -1, .mountinfo_fd = -1, .state_dir_fd = -1, .nbdkit = -1,
+                     .ca.dir_fd = -EBADF };
         r = path_extract_filename(o->image, &file);
         if (r < 0)
                 return log_error_errno(r, "Cannot take a name from the image path '%s': %m", o->image);
@@ -153,7 +155,7 @@ static int prepare_ca(Lazy *l) {
 
         if (!l->o->ca_file || !startswith(l->o->url, "https://"))
                 return 0;
-        r = nbdkit_ca_prepare(&l->ca, l->o->ca_file, l->o->state_dir, l->st.name);
+        r = nbdkit_ca_prepare(&l->ca, l->o->ca_file, in_initrd(), l->st.name);
         if (r < 0)
                 return log_error_errno(r, "Cannot read the CA %s for %s: %m", l->o->ca_file, l->o->url);
         return 0;
@@ -168,7 +170,6 @@ static int start_nbdkit(Lazy *l) {
                 .retries = l->o->retries,
                 .retry_delay = l->o->retry_delay,
                 .timeout = l->o->timeout,
-                .cainfo = l->ca.file,
         };
         _cleanup_strv_free_ char **argv = NULL;
         uint64_t deadline;
@@ -177,6 +178,7 @@ static int start_nbdkit(Lazy *l) {
         r = prepare_ca(l);
         if (r < 0)
                 return r;
+        s.cainfo = l->ca.file;
         r = nbdkit_command(&s, &argv);
         if (r == -EINVAL)
                 return log_error_errno(r, "The URL '%s' has spaces or control characters; it cannot be served.",
@@ -191,13 +193,6 @@ static int start_nbdkit(Lazy *l) {
         if (l->nbdkit == 0) {
                 /* Its stderr is ours: after the switch a write there must not kill the root's server. */
                 signal(SIGPIPE, SIG_IGN);
-                if (l->ca.file) {
-                        r = nbdkit_ca_place(&l->ca);
-                        if (r < 0) {
-                                log_error_errno(r, "Cannot give nbdkit the CA in a mount namespace of its own: %m");
-                                _exit(127);
-                        }
-                }
                 execv(l->o->nbdkit, argv);
                 log_error_errno(errno, "Cannot run %s: %m", l->o->nbdkit);
                 _exit(127);

@@ -153,6 +153,74 @@ def flip_byte(path, offset_from_end=4096):
         f.write(bytes([b[0] ^ 0xff]))
 
 
+HTTPS_REFUSALS = {   # via: (the port of test/http/nginx.py the UKI is fetched from, the boot manager's line)
+    'https-refuse-other-ca': (8446, r"TLS failed: the server's certificate is not signed by a CA this boot manager pins"),
+    'https-refuse-wrong-host': (8445, r"TLS failed: the server's certificate is not signed by a CA this boot manager pins"),
+    'https-refuse-downgrade': (8447, r'the server redirects; refused \(no redirect is followed'),
+}
+
+
+def tls_pki(src, build, assets):
+    """The test PKI (tools/e2e/tls-pki), made once per assets directory."""
+    pki = os.path.join(assets, 'tls')
+    subprocess.run([os.path.join(src, 'tools/e2e/tls-pki'), pki, os.path.join(build, 'src/bootctl/urlbootctl')],
+                   check=True, capture_output=True)
+    return pki
+
+
+def https_boot(build, src, assets, srv, logs, name, port, entry_url):
+    """The firmware (CA list from QEMU's fw_cfg) boots https://10.0.2.2:PORT/NAME-manager.efi from a Boot####
+    Uri() entry (urlbootctl add-uri); the boot manager pins the same CA (build-manager --ca=) and starts
+    entry_url. boot.py's arguments."""
+    import shutil
+    ctl = os.path.join(build, 'src/bootctl/urlbootctl')
+    pki = tls_pki(src, build, assets)
+    entry, conf = os.path.join(logs, f'{name}.conf'), os.path.join(logs, f'{name}.loader.conf')
+    with open(entry, 'w') as f:
+        f.write(f'title HTTPS {name}\nuki-url {entry_url}\n')
+    with open(conf, 'w') as f:
+        f.write('timeout 0\nreboot-on-error yes\n')
+    subprocess.run([ctl, 'build-manager', f'--entry={entry}', f'--loader-conf={conf}', f'--ca={pki}/ca.pem',
+                    '--manager', os.path.join(build, 'src/boot/urlbootx64.efi'),
+                    f'--output={os.path.join(srv, name + "-manager.efi")}'], check=True, capture_output=True)
+    vars_file = os.path.join(logs, f'{name}.vars.fd')
+    shutil.copy('/usr/share/OVMF/OVMF_VARS_4M.fd', vars_file)
+    subprocess.run([ctl, 'add-uri', '--next', f'--vars-file={vars_file}', '--title', name,
+                    f'https://10.0.2.2:{port}/{name}-manager.efi'], check=True, capture_output=True)
+    fp = subprocess.run([ctl, 'tls-ca', f'{pki}/ca.pem'], check=True, capture_output=True, text=True).stdout.strip()
+    return ['--vars', vars_file, '--nginx', pki, '--fw-cacerts', f'{pki}/ca.esl',
+            '--require', rf'URI: https://10\.0\.2\.2:{port}/{name}-manager\.efi'], fp
+
+
+def lazy_reconnects_after_switch(log, nginx_log, epoch_start):
+    """When systemd started the switch to the real root, on the host's clock (the log's seconds since QEMU
+    started, boot.py's epoch_start): nbdkit must have opened new TLS connections for lazy.raw after that
+    (test/http/nginx.py's log: port, connection, time, request). An error text or None."""
+    switch = None
+    with open(log, errors='replace') as f:
+        for line in f:
+            m = re.match(r'^\[ *([\d.]+)\] .*Starting initrd-switch-root\.service', line)
+            if m and switch is None:
+                switch = epoch_start + float(m.group(1))
+    if switch is None:
+        return 'the log does not show the switch to the real root'
+    first = {}
+    try:
+        with open(nginx_log) as f:
+            for line in f:
+                port, conn, msec, rest = line.split(' ', 3)
+                if '/lazy.raw' in rest:
+                    first.setdefault(conn, float(msec))
+    except (OSError, ValueError) as e:
+        return f'cannot read the TLS server\'s log: {e}'
+    after = [c for c, t in first.items() if t > switch + 2]
+    if not after:
+        return f'no new TLS connection for lazy.raw after the switch ({len(first)} in all)'
+    print(f'# https-lazy: {len(after)} of {len(first)} TLS connections for lazy.raw were opened after the switch',
+          flush=True)
+    return None
+
+
 def shim_boot(build, src, assets, srv, logs, name, shim_dir):
     """The firmware (Secure Boot, Microsoft's keys, the MOK enrolled as mokutil and MokManager leave it)
     HTTP-boots Debian's shim, which fetches its second stage from beside itself: grubx64.efi, urlboot's boot
@@ -288,6 +356,8 @@ def main():
                 if sd_stub:
                     ours_extra = extra + [f'--sbat={section_of(sd_stub, ".sbat", os.path.join(logs, "sbat"))}']
                     extra = extra + [f'--stub={sd_stub}']
+        elif via in ('https', 'https-lazy'):
+            extra = [f'--ca={tls_pki(src, build, assets)}/ca.pem']
         elif via.startswith('shim'):
             # Signed with the MOK (shim-other-key: with a key nobody enrolled); the kernel inside keeps
             # Debian's signature, which shim's vendor certificate trusts.
@@ -446,6 +516,23 @@ def main():
                                                       f'--credential={files["a.cred"]}', f'--credential={files["b.cred"]}',
                                                       f'--extension={files["demo.raw"]}',
                                                       f'--global-credential={files["g.cred"]}'))
+        elif via in ('https', 'https-lazy'):
+            # All over https with one CA: the firmware, the boot manager (:NAME relative to its https URL), the
+            # initrd (the CA from the UKI; bootorigin derives the https URL). https-lazy: the image from a server
+            # that closes each connection after 4 requests and sends 2 MB/s, so that the copy runs well past
+            # the switch and nbdkit opens new TLS connections there (checked in the server's log).
+            port = 8443
+            boot, fp = https_boot(build, src, assets, srv, logs, name, port, f':{name}.efi')
+            boot += ['--require', rf'^URLBOOTCTL: +HTTPS CA Pin: sha256 {fp}$',
+                     '--require', rf'^URLBOOTCTL: +Net Boot URL: https://10\.0\.2\.2:{port}/{name}-manager\.efi$',
+                     '--require', rf'^URLBOOTCTL: +Net Boot URL: https://10\.0\.2\.2:{port}/{name}\.efi$',
+                     '--require', rf'Downloaded https://10\.0\.2\.2:{port}/image\.raw\.zst|https://10\.0\.2\.2:8448/lazy\.raw '
+                                  r'\([0-9.]+ MiB\) is /dev/loop\d+, served from the network']
+        elif via in HTTPS_REFUSALS:
+            port, line = HTTPS_REFUSALS[via]
+            boot, _ = https_boot(build, src, assets, srv, logs, name, 8443, f'https://10.0.2.2:{port}/{name}.efi')
+            boot += ['--require', rf'urlboot: https://10\.0\.2\.2:{port}/{name}\.efi: {line}', '--fail', 'URLBOOT-ROOT-OK',
+                     '--expect-exit']
         elif via.startswith('shim'):
             boot = shim_boot(build, src, assets, srv, logs, name, shim_dir)
             if via == 'shim':
@@ -479,6 +566,10 @@ def main():
             for f in diff['files']:
                 os.unlink(f)
             error = diff['check'](http_log) if diff['check'] and result_ok(p) else None
+            if error:
+                p = subprocess.CompletedProcess(p.args, 1, json.dumps({'ok': False, 'error': error}))
+        if via == 'https-lazy' and result_ok(p):
+            error = lazy_reconnects_after_switch(log, http_log + '.nginx', json.loads(p.stdout.strip().splitlines()[-1])['epoch_start'])
             if error:
                 p = subprocess.CompletedProcess(p.args, 1, json.dumps({'ok': False, 'error': error}))
         if via == 'esp-disk-tpm' and result_ok(p):

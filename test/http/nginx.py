@@ -7,7 +7,7 @@
   8446  other CA: a certificate from a CA nobody pins
   8447  downgrade: the good certificate, every answer a 302 to the same path on http://HOST:8080
   8448  reconnects: the good certificate, a connection closed after every 4 requests and answers at
-        4 MB/s, so that a client that copies a while opens new connections all along
+        2 MB/s, so that a client that copies a while opens new connections all along
 
 RSA keys, TLS 1.2 (nginx 1.22's defaults allow it): what Debian 12's OVMF speaks. The access log has
 the port, the connection's serial number, the time and the request.
@@ -43,7 +43,7 @@ def config(root, pki, run_dir, redirect_host):
             + server(PORTS['wronghost'], 'wronghost')
             + server(PORTS['other'], 'other')
             + server(PORTS['downgrade'], 'good', f'location / {{ return 302 http://{redirect_host}:8080$request_uri; }} ')
-            + server(PORTS['reconnects'], 'good', 'keepalive_requests 4; limit_rate 4m; ')
+            + server(PORTS['reconnects'], 'good', 'keepalive_requests 4; limit_rate 2m; ')
             + '}\n')
 
 

@@ -173,6 +173,7 @@ def main():
         for s in args.smbios:
             cmd += ['-smbios', f'type=11,value={s}']
         t0 = time.monotonic()
+        result['epoch_start'] = round(time.time(), 3)     # the log's times are seconds since this
         sends = [(re.compile(k), v.encode().decode('unicode_escape')) for k, v in (x.split('=', 1) for x in args.send)]
         qemu = subprocess.Popen(cmd, stdin=subprocess.PIPE if sends else subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT)
