@@ -33,16 +33,6 @@
 
 #define RING_CAPACITY (256 * 1024)
 
-int attempt_fail(Attempt *a, int r, const char *fmt, ...) {
-        va_list ap;
-
-        assert(r < 0);
-        va_start(ap, fmt);
-        vsnprintf(a->error, a->error_size, fmt, ap);
-        va_end(ap);
-        return r;
-}
-
 /* ---- the network side ---- */
 
 /* The first answer of a mirror taking over mid-file: its own validator, but the same size. */
@@ -115,15 +105,6 @@ static int on_data(const void *data, size_t size, void *userdata) {
         a->received += size;
         progress_update(a->progress, a->received, a->total);
         return 0;
-}
-
-bool attempt_sleep(const PullOptions *o, unsigned seconds) {
-        for (unsigned i = 0; i < seconds * 10; i++) {
-                if (o->cancel && *o->cancel)
-                        return false;
-                nanosleep(&(struct timespec) { .tv_nsec = 100 * 1000 * 1000 }, NULL);
-        }
-        return !(o->cancel && *o->cancel);
 }
 
 static int download_from_current(Attempt *a) {
