@@ -19,12 +19,12 @@
 #include "ask-client.h"
 #include "ask-request.h"
 #include "ask-service.h"
+#include "exit-status.h"
 #include "log.h"
 #include "path-util.h"
 #include "string-util.h"
 #include "varlink-server.h"
 
-#define EXIT_USAGE 2
 #define SYSTEM_ADDRESS "/run/systemd/io.systemd.AskPassword"
 #define SYSTEM_DIRECTORY "/run/systemd/ask-password"
 

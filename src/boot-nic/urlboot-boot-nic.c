@@ -12,10 +12,10 @@
 #include "boot-nic.h"
 #include "device-path.h"
 #include "efivars.h"
+#include "exit-status.h"
 #include "json-writer.h"
 #include "log.h"
 
-#define EXIT_USAGE 2
 #define DEFAULT_NETWORK_DIR "/run/systemd/network"
 #define DEFAULT_TEMPLATE "/usr/lib/systemd/network/90-urlboot-dhcp.network"
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exit-status.h"
 #include "log.h"
 #include "string-util.h"
 #include "verb-build-manager.h"
@@ -22,10 +23,8 @@
 #include "verb-status.h"
 #include "verb-uri.h"
 
-#define EXIT_USAGE 2
-
 /* One row per command: the dispatch and the help text come from the same table, so they cannot drift. Each
- * verb parses its options, loads what it needs, runs, and returns a negative errno (-EINVAL: usage). */
+ * verb parses its options, loads what it needs, runs, and returns a negative errno (-EUSAGE: a usage error). */
 typedef struct Verb {
         const char *name;
         const char *synopsis;   /* NULL: listed under the previous row's text */
@@ -108,5 +107,5 @@ int main(int argc, char *argv[]) {
                 return EXIT_USAGE;
         }
         r = verb->run(argc - 1, argv + 1);
-        return r == -EINVAL ? EXIT_USAGE : r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+        return r == -EUSAGE ? EXIT_USAGE : r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

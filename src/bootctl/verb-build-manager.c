@@ -13,6 +13,7 @@
 #include "bls.h"
 #include "certificates.h"
 #include "fileio.h"
+#include "exit-status.h"
 #include "log.h"
 #include "macro.h"
 #include "verb-build-manager.h"
@@ -85,7 +86,7 @@ static void args_done(BuildManagerArgs *a) {
         strv_free(a->ca_files);
 }
 
-/* 0: build; 1: help printed; -EINVAL: usage error (logged). */
+/* 0: build; 1: help printed; -EUSAGE: usage error (logged). */
 static int parse_args(int argc, char *argv[], BuildManagerArgs *a) {
         enum { ARG_ENTRY = 0x100, ARG_LOADER_CONF, ARG_MANAGER, ARG_OUTPUT, ARG_CA, ARG_KEY, ARG_CERT };
         static const struct option options[] = {
@@ -122,13 +123,13 @@ static int parse_args(int argc, char *argv[], BuildManagerArgs *a) {
                 case ARG_KEY: a->key = optarg; break;
                 case ARG_CERT: a->cert = optarg; break;
                 default:
-                        return -EINVAL;
+                        return -EUSAGE;
                 }
         if (!a->output || (!a->entry_files && !a->loader_conf && !a->ca_files))
-                return log_error_errno(EINVAL, "build-manager needs --output= and at least one --entry=, --loader-conf= "
+                return log_usage_error("build-manager needs --output= and at least one --entry=, --loader-conf= "
                                                "or --ca= (see 'urlbootctl build-manager --help').");
         if (!a->key != !a->cert)
-                return log_error_errno(EINVAL, "--sign-key= and --sign-cert= go together.");
+                return log_usage_error("--sign-key= and --sign-cert= go together.");
         return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "certificates.h"
 #include "cpio.h"
 #include "fileio.h"
+#include "exit-status.h"
 #include "log.h"
 #include "macro.h"
 #include "pe-sign.h"
@@ -84,7 +85,7 @@ typedef struct UkiInputs {
         Input profiles[PROFILES_MAX], profile_cmdlines[PROFILES_MAX];
 } UkiInputs;
 
-/* 0: build; 1: help printed; -EINVAL/-E2BIG: usage error (logged). */
+/* 0: build; 1: help printed; -EUSAGE: usage error (logged). */
 static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
         enum { ARG_STUB = 0x100, ARG_LINUX, ARG_INITRD, ARG_CMDLINE, ARG_OSREL, ARG_UNAME, ARG_PROFILE, ARG_OUTPUT,
                ARG_KEY, ARG_CERT, ARG_PROFILE_CMDLINE, ARG_SBAT, ARG_UCODE, ARG_CA };
@@ -116,7 +117,7 @@ static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
                 case ARG_LINUX: a->linux_path = optarg; break;
                 case ARG_INITRD:
                         if (a->n_initrds >= INITRDS_MAX)
-                                return log_error_errno(E2BIG, "At most %d initrds.", INITRDS_MAX);
+                                return log_usage_error("At most %d initrds.", INITRDS_MAX);
                         a->initrds[a->n_initrds++] = optarg;
                         break;
                 case ARG_CMDLINE: a->cmdline = optarg; break;
@@ -126,18 +127,18 @@ static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
                 case ARG_UCODE: a->ucode = optarg; break;
                 case ARG_CA:
                         if (a->n_ca_files >= CA_FILES_MAX)
-                                return log_error_errno(E2BIG, "At most %d --ca= files.", CA_FILES_MAX);
+                                return log_usage_error("At most %d --ca= files.", CA_FILES_MAX);
                         a->ca_files[a->n_ca_files++] = optarg;
                         break;
                 case ARG_PROFILE:
                         if (a->n_profiles >= PROFILES_MAX)
-                                return log_error_errno(E2BIG, "At most %d profiles.", PROFILES_MAX);
+                                return log_usage_error("At most %d profiles.", PROFILES_MAX);
                         a->profiles[a->n_profiles++] = optarg;
                         break;
                 case ARG_PROFILE_CMDLINE:
                         /* It belongs to the --profile= right before it, wherever that is in the list. */
                         if (a->n_profiles == 0 || a->profile_cmdlines[a->n_profiles - 1])
-                                return log_error_errno(EINVAL, "--profile-cmdline=%s must follow the --profile= it belongs to "
+                                return log_usage_error("--profile-cmdline=%s must follow the --profile= it belongs to "
                                                        "(one per profile).", optarg);
                         a->profile_cmdlines[a->n_profiles - 1] = optarg;
                         break;
@@ -145,12 +146,12 @@ static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
                 case ARG_KEY: a->key = optarg; break;
                 case ARG_CERT: a->cert = optarg; break;
                 case 'h': build_uki_help(); return 1;
-                default: return -EINVAL;
+                default: return -EUSAGE;
                 }
         if (!a->linux_path || !a->output || optind != argc)
-                return log_error_errno(EINVAL, "build-uki needs --linux= and --output= (see 'urlbootctl build-uki --help').");
+                return log_usage_error("build-uki needs --linux= and --output= (see 'urlbootctl build-uki --help').");
         if (!a->key != !a->cert)
-                return log_error_errno(EINVAL, "--sign-key= and --sign-cert= go together.");
+                return log_usage_error("--sign-key= and --sign-cert= go together.");
         return 0;
 }
 

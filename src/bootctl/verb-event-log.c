@@ -12,6 +12,7 @@
 
 #include "fileio.h"
 #include "json-writer.h"
+#include "exit-status.h"
 #include "log.h"
 #include "macro.h"
 #include "tpm-event-log.h"
@@ -140,7 +141,7 @@ static int parse_argv(int argc, char *argv[], Args *a) {
                 case ARG_PCR:
                         n = strtol(optarg, &end, 10);
                         if (*end || end == optarg || n < 0 || n >= PCR_COUNT)
-                                return log_error_errno(EINVAL, "--pcr= takes a PCR number 0-23, not '%s'.", optarg);
+                                return log_usage_error("--pcr= takes a PCR number 0-23, not '%s'.", optarg);
                         a->pcrs |= 1U << n;
                         break;
                 case ARG_EVENTS:
@@ -156,10 +157,10 @@ static int parse_argv(int argc, char *argv[], Args *a) {
                         help();
                         return 0;
                 default:
-                        return -EINVAL;
+                        return -EUSAGE;
                 }
         if (optind + 1 < argc)
-                return log_error_errno(EINVAL, "event-log takes one file (see 'urlbootctl event-log --help').");
+                return log_usage_error("event-log takes one file (see 'urlbootctl event-log --help').");
         if (optind < argc)
                 a->log = argv[optind];
         return 1;

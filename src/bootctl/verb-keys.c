@@ -13,6 +13,7 @@
 #include "certificates.h"
 #include "efivars.h"
 #include "fileio.h"
+#include "exit-status.h"
 #include "log.h"
 #include "macro.h"
 #include "signature-list.h"
@@ -54,7 +55,7 @@ static void help_tls_ca(void) {
                "boot manager pinned).\n");
 }
 
-/* 0: run; 1: help printed; -EINVAL: usage error (logged). */
+/* 0: run; 1: help printed; -EUSAGE: usage error (logged). */
 static int parse_args(int argc, char *argv[], KeysArgs *a, void (*help)(void)) {
         enum { ARG_VARS = 0x100, ARG_OUTPUT, ARG_JSON };
         static const struct option options[] = {
@@ -75,16 +76,16 @@ static int parse_args(int argc, char *argv[], KeysArgs *a, void (*help)(void)) {
                 case ARG_VARS: a->vars = optarg; break;
                 case ARG_OUTPUT: a->output = optarg; break;
                 case ARG_JSON: a->json = true; break;
-                default: return -EINVAL;
+                default: return -EUSAGE;
                 }
         if (optind >= argc)
-                return log_error_errno(EINVAL, "Name at least one certificate (see 'urlbootctl %s --help').", argv[0]);
+                return log_usage_error("Name at least one certificate (see 'urlbootctl %s --help').", argv[0]);
         if (argc - optind > CERTS_MAX)
-                return log_error_errno(EINVAL, "At most %d certificates.", CERTS_MAX);
+                return log_usage_error("At most %d certificates.", CERTS_MAX);
         for (int i = optind; i < argc; i++) {
                 r = cert_list_add_file(&a->certs, argv[i]);
                 if (r == -EBADMSG)
-                        return log_error_errno(EINVAL, "%s holds no X.509 certificate (PEM or DER).", argv[i]);
+                        return log_error_errno(EBADMSG, "%s holds no X.509 certificate (PEM or DER).", argv[i]);
                 if (r < 0)
                         return log_error_errno(r, "Failed to read %s: %m", argv[i]);
         }
@@ -136,13 +137,13 @@ int verb_enroll_mok(int argc, char *argv[]) {
         if (r != 0)
                 return r < 0 ? r : 0;
         if (!a.vars)
-                return log_error_errno(EINVAL, "MokList can only be written into a VARS file (--vars-file=); on a running "
+                return log_usage_error("MokList can only be written into a VARS file (--vars-file=); on a running "
                                        "machine use 'mokutil --import CERT.der'.");
         if (a.output)
-                return log_error_errno(EINVAL, "enroll-mok takes no --output=.");
+                return log_usage_error("enroll-mok takes no --output=.");
         r = write_variable(a.vars, EFI_VENDOR_SHIM_STR, "MokList", &a.certs, esl_owner_shim);
         if (r < 0)
-                return r == -EINVAL ? -EIO : r;
+                return r;
         print_fingerprints(&a.certs, a.json);
         return 0;
 }
@@ -171,12 +172,12 @@ int verb_tls_ca(int argc, char *argv[]) {
         if (a.vars) {
                 r = write_variable(a.vars, EFI_VENDOR_TLS_CA_STR, "TlsCaCertificate", &a.certs, esl_owner_urlboot);
                 if (r < 0)
-                        return r == -EINVAL ? -EIO : r;
+                        return r;
         }
         if (a.output) {
                 r = write_esl_file(a.output, &a.certs);
                 if (r < 0)
-                        return r == -EINVAL ? -EIO : r;
+                        return r;
         }
         print_fingerprints(&a.certs, a.json);
         return 0;

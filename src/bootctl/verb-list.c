@@ -25,6 +25,7 @@
 #include "json-writer.h"
 #include "verb-list.h"
 #include "loader-conf.h"
+#include "exit-status.h"
 #include "log.h"
 #include "macro.h"
 #include "path-util.h"
@@ -374,7 +375,7 @@ int verb_list(int argc, char *argv[]) {
                                "made unique as in the menu. Relative uki-url entries are resolved against\n"
                                "LoaderDeviceURL.\n");
                         return 0;
-                default: return -EINVAL;
+                default: return -EUSAGE;
                 }
         if (!esp)
                 guess_partitions(&esp, &xbootldr);

@@ -14,6 +14,7 @@
 #include "efivars.h"
 #include "loader-conf.h"
 #include "verb-loader-vars.h"
+#include "exit-status.h"
 #include "log.h"
 #include "macro.h"
 #include "string-util.h"
@@ -58,7 +59,7 @@ int verb_set_loader_variable(int argc, char *argv[]) {
         for (k = 0; k < ELEMENTSOF(verbs) && !streq(argv[0], verbs[k].verb); k++)
                 ;
         if (k == ELEMENTSOF(verbs))
-                return -EINVAL;
+                return -EUSAGE;
         optind = 0;
         while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
                 switch (c) {
@@ -69,14 +70,14 @@ int verb_set_loader_variable(int argc, char *argv[]) {
                         vars = optarg;
                         break;
                 default:
-                        return -EINVAL;
+                        return -EUSAGE;
                 }
         if (optind + 1 != argc)
-                return log_error_errno(EINVAL, "%s needs exactly one value (see 'urlbootctl %s --help').", verbs[k].verb,
+                return log_usage_error("%s needs exactly one value (see 'urlbootctl %s --help').", verbs[k].verb,
                                        verbs[k].verb);
         value = argv[optind];
         if (verbs[k].timeout && *value && loader_timeout_parse(value, strlen(value), &t) < 0)
-                return log_error_errno(EINVAL, "'%s' is not a timeout: give seconds, menu-force, menu-hidden or menu-disabled.",
+                return log_usage_error("'%s' is not a timeout: give seconds, menu-force, menu-hidden or menu-disabled.",
                                        value);
         if (*value && utf8_to_utf16le(value, strlen(value), &u16, &size) < 0)
                 return log_oom();
@@ -92,5 +93,5 @@ int verb_set_loader_variable(int argc, char *argv[]) {
                         r = -EIO;
         }
         free(u16);
-        return r < 0 ? (r == -EINVAL ? -EIO : r) : 0;
+        return r < 0 ? r : 0;
 }

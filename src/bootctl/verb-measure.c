@@ -17,6 +17,7 @@
 
 #include "fileio.h"
 #include "json-writer.h"
+#include "exit-status.h"
 #include "log.h"
 #include "macro.h"
 #include "pcr-predict.h"
@@ -76,7 +77,7 @@ static int add_file(Files *f, const char *dir, const char *path) {
         int r;
 
         if (!pcr_predict_file_wanted(dir, name))
-                return log_error_errno(EINVAL, "The stub does not pick up '%s' from %s: credentials end in .cred, "
+                return log_usage_error("The stub does not pick up '%s' from %s: credentials end in .cred, "
                                        "extension images in .raw (ASCII names, not starting with a dot).",
                                        name, dir ?: "beside the UKI");
         if (f->n >= FILES_MAX)
@@ -283,7 +284,7 @@ static int parse_argv(int argc, char *argv[], Args *a) {
                         errno = 0;
                         a->profile = (int) strtol(optarg, &end, 10);
                         if (errno || *end || a->profile < 0 || end == optarg)
-                                return log_error_errno(EINVAL, "--profile= takes a number, not '%s'.", optarg);
+                                return log_usage_error("--profile= takes a number, not '%s'.", optarg);
                         break;
                 case ARG_OPTIONS:
                         a->options = optarg;
@@ -324,7 +325,7 @@ static int parse_argv(int argc, char *argv[], Args *a) {
                 case ARG_BANK:
                         b = pcr_bank_from_name(optarg);
                         if (b < 0)
-                                return log_error_errno(EINVAL, "Unknown bank '%s' (sha1, sha256, sha384, sha512).", optarg);
+                                return log_usage_error("Unknown bank '%s' (sha1, sha256, sha384, sha512).", optarg);
                         a->banks |= 1U << b;
                         break;
                 case ARG_EVENTS:
@@ -337,16 +338,16 @@ static int parse_argv(int argc, char *argv[], Args *a) {
                         help();
                         return 0;
                 default:
-                        return -EINVAL;
+                        return -EUSAGE;
                 }
         if (optind + 1 < argc)
-                return log_error_errno(EINVAL, "measure takes one UKI (see 'urlbootctl measure --help').");
+                return log_usage_error("measure takes one UKI (see 'urlbootctl measure --help').");
         a->uki = optind < argc ? argv[optind] : NULL;
         if (!a->uki && !(a->boot_manager && a->options))
-                return log_error_errno(EINVAL, "measure needs a UKI, or --boot-manager --options=TEXT for a Type #1 "
+                return log_usage_error("measure needs a UKI, or --boot-manager --options=TEXT for a Type #1 "
                                        "linux entry (see 'urlbootctl measure --help').");
         if (!a->esp != !a->uki_path)
-                return log_error_errno(EINVAL, "--esp= and --uki-path= go together (the ESP, and where the UKI is in it).");
+                return log_usage_error("--esp= and --uki-path= go together (the ESP, and where the UKI is in it).");
         if (!a->banks)
                 a->banks = 1U << PCR_BANK_SHA256;
         return 1;
@@ -386,7 +387,7 @@ int verb_measure(int argc, char *argv[]) {
         };
         r = pcr_predict(&in, &p);
         if (r == -EINVAL)
-                return log_error_errno(r, "The options and the SMBIOS text must be UTF-8.");
+                return log_usage_error("The options and the SMBIOS text must be UTF-8.");
         if (r == -ERANGE)
                 return log_error_errno(EIO, "%s has no such profile.", a.uki);
         if (r == -EBADMSG)

@@ -17,6 +17,7 @@
 
 #include "efivars.h"
 #include "fileio.h"
+#include "exit-status.h"
 #include "log.h"
 #include "macro.h"
 #include "random-seed.h"
@@ -114,12 +115,12 @@ int verb_random_seed(int argc, char *argv[]) {
                                "random seed they pass the kernel. --vars-file writes into an OVMF variable store.\n");
                         return 0;
                 default:
-                        return -EINVAL;
+                        return -EUSAGE;
                 }
         if (optind != argc)
-                return log_error_errno(EINVAL, "random-seed takes no arguments (see 'urlbootctl random-seed --help').");
+                return log_usage_error("random-seed takes no arguments (see 'urlbootctl random-seed --help').");
         r = write_token(vars);
         if (r >= 0 && esp)
                 r = write_seed_file(esp);
-        return r < 0 ? (r == -EINVAL ? -EIO : r) : 0;
+        return r < 0 ? r : 0;
 }

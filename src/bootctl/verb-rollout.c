@@ -13,6 +13,7 @@
 
 #include "efivars.h"
 #include "json-writer.h"
+#include "exit-status.h"
 #include "log.h"
 #include "macro.h"
 #include "rollout.h"
@@ -39,7 +40,7 @@ static void help(void) {
                "is-trial exit status 0 when the running version is on trial and not blessed yet, else 1\n");
 }
 
-/* 0: run; 1: help printed; -EINVAL: usage error (logged). */
+/* 0: run; 1: help printed; -EUSAGE: usage error (logged). */
 static int parse_args(int argc, char *argv[], RolloutArgs *a, bool *all) {
         enum { ARG_VARS = 0x100, ARG_JSON, ARG_ALL };
         static const struct option options[] = {
@@ -60,7 +61,7 @@ static int parse_args(int argc, char *argv[], RolloutArgs *a, bool *all) {
                 case ARG_VARS: a->vars = optarg; break;
                 case ARG_JSON: a->json = true; break;
                 case ARG_ALL: *all = true; break;
-                default: return -EINVAL;
+                default: return -EUSAGE;
                 }
         return 0;
 }
@@ -247,12 +248,12 @@ int verb_rollout(int argc, char *argv[]) {
         action = optind < argc ? argv[optind] : "show";
         if (!streq(action, "show") && !streq(action, "bless") && !streq(action, "reset") &&
             !streq(action, "is-trial"))
-                return log_error_errno(EINVAL, "Unknown rollout action '%s' (see 'urlbootctl rollout --help').", action);
+                return log_usage_error("Unknown rollout action '%s' (see 'urlbootctl rollout --help').", action);
         if (streq(action, "reset") ? optind + 1 + !all != argc : optind + 1 < argc)
-                return log_error_errno(EINVAL, "rollout %s: %s.", action,
+                return log_usage_error("rollout %s: %s.", action,
                                        streq(action, "reset") ? "name one version, or --all" : "too many arguments");
         if (a.vars && (streq(action, "bless") || streq(action, "is-trial")))
-                return log_error_errno(EINVAL, "rollout %s is about this boot: it takes no --vars-file=.", action);
+                return log_usage_error("rollout %s is about this boot: it takes no --vars-file=.", action);
 
         r = target_open(&t, a.vars, EFI_VENDOR_URLBOOT_STR);
         if (r < 0)
@@ -269,5 +270,5 @@ int verb_rollout(int argc, char *argv[]) {
         if (r >= 0 && q < 0)
                 r = -EIO;
         /* is-trial's "no" is exit status 1 without an error message */
-        return r == 1 ? -ECANCELED : r == -EINVAL ? -EIO : r;
+        return r == 1 ? -ECANCELED : r;
 }

@@ -14,6 +14,7 @@
 
 #include "efivars.h"
 #include "json-writer.h"
+#include "exit-status.h"
 #include "log.h"
 #include "macro.h"
 #include "rollout.h"
@@ -316,10 +317,10 @@ int verb_status(int argc, char *argv[]) {
                                "variables, including the URLs they were network-booted from.\n");
                         return 0;
                 default:
-                        return -EINVAL;
+                        return -EUSAGE;
                 }
         if (optind != argc)
-                return log_error_errno(EINVAL, "status takes no arguments.");
+                return log_usage_error("status takes no arguments.");
         if (json)
                 print_json();
         else

@@ -18,6 +18,7 @@
 #include "fileio.h"
 #include "import-types.h"
 #include "load-option.h"
+#include "exit-status.h"
 #include "log.h"
 #include "macro.h"
 #include "string-util.h"
@@ -140,12 +141,12 @@ static int parse_uri_args(int argc, char *argv[], UriArgs *a, const char **ret_a
                 case ARG_FIRST: a->first = true; break;
                 case ARG_VARS: a->vars = optarg; break;
                 case 'h': uri_help(); return 1;
-                default: return -EINVAL;
+                default: return -EUSAGE;
                 }
         if (optind + 1 != argc)
-                return log_error_errno(EINVAL, "Expected one URL (see --help).");
+                return log_usage_error("Expected one URL (see --help).");
         if (a->next && a->first)
-                return log_error_errno(EINVAL, "--next and --first exclude each other.");
+                return log_usage_error("--next and --first exclude each other.");
         *ret_arg = argv[optind];
         return 0;
 }
@@ -165,7 +166,7 @@ int verb_add_uri(int argc, char *argv[]) {
         if (r != 0)
                 return r > 0 ? 0 : r;
         if (!url_is_http(url) || !import_url_is_valid(url))
-                return log_error_errno(EINVAL, "'%s' is not an http or https URL.", url);
+                return log_usage_error("'%s' is not an http or https URL.", url);
 
         r = load_option_make_uri(a.title ?: url, url, &option, &size);
         if (r < 0)

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exit-status.h"
 #include "json-writer.h"
 #include "log.h"
 #include "macro.h"
@@ -30,7 +31,6 @@
 #include "systemd-version.h"
 #include "unit-settings.h"
 
-#define EXIT_USAGE 2
 #define SYSTEMD_VERSION_OWNS_DIRQUOTA 258
 
 static bool arg_json = false;

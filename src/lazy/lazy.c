@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "error-buf.h"
+#include "exit-status.h"
 #include "initrd.h"
 #include "lazy-attach.h"
 #include "lazy-state.h"
@@ -23,8 +24,6 @@
 #include "string-util.h"
 #include "tls-ca.h"
 #include "verity-check.h"
-
-#define EXIT_USAGE 2
 
 static void help(void) {
         printf("Usage: urlboot-lazy attach [OPTIONS] [--roothash=HEX] [--usrhash=HEX | --no-verity] URL IMAGE\n"

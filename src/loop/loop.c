@@ -9,13 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exit-status.h"
 #include "json-writer.h"
 #include "log.h"
 #include "loop-device.h"
 #include "path-util.h"
 #include "string-util.h"
-
-#define EXIT_USAGE 2
 
 static void help(void) {
         printf("Usage: urlboot-loop attach [--ref=REF | --ref-auto] [--read-only] [--direct-io=auto|yes|no]\n"

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exit-status.h"
 #include "http-source.h"
 #include "image-name.h"
 #include "import-types.h"
@@ -27,7 +28,6 @@
 #include "string-util.h"
 #include "tls-ca.h"
 
-#define EXIT_USAGE 2
 #define MEMORY_LIMIT_MIN (UINT64_C(1) << 20)
 #define MEMORY_DEFAULT_MIN (UINT64_C(128) << 20)
 #define MEMORY_DEFAULT_MAX (UINT64_C(1) << 30)

@@ -13,6 +13,7 @@
 #include <systemd/sd-event.h>
 
 #include "dns-record-type.h"
+#include "exit-status.h"
 #include "front-stub.h"
 #include "json-writer.h"
 #include "listeners.h"
@@ -24,7 +25,6 @@
 #include "systemd-version.h"
 #include "upstream-filter.h"
 
-#define EXIT_USAGE 2
 /* The first release whose resolved has RefuseRecordTypes= and the expedited A/AAAA timeout. */
 #define SYSTEMD_VERSION_REFUSES_TYPES 258
 

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exit-status.h"
 #include "log.h"
 #include "manager-bus.h"
 #include "process-name.h"
@@ -20,7 +21,6 @@
 #include "unit-name-mangle.h"
 #include "unit-shell-run.h"
 
-#define EXIT_USAGE 2
 /** The first systemd with "systemd-analyze unit-shell". */
 #define SYSTEMD_VERSION_UNIT_SHELL 258
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exit-status.h"
 #include "fileio.h"
 #include "json-writer.h"
 #include "log.h"
@@ -18,7 +19,6 @@
 #include "xkb-config.h"
 #include "xkb-rules.h"
 
-#define EXIT_USAGE 2
 #define CONFIG_SIZE_MAX (1024 * 1024)
 
 typedef enum Source { SOURCE_AUTO, SOURCE_X11, SOURCE_DEBIAN } Source;
