@@ -3,6 +3,7 @@
  * @file
  * Default entry and title de-duplication, as systemd-boot does them.
  */
+#include "assert-fundamental.h"
 #include "bls-menu.h"
 #include "errno-fundamental.h"
 #include "memory-fundamental.h"
@@ -71,18 +72,31 @@ static int disambiguate(BlsEntry *const *entries, unsigned n, char **titles, int
         return 0;
 }
 
-int bls_titles_make(BlsEntry *const *entries, unsigned n, char **ret) {
+static void titles_free(char **titles, unsigned n) {
         for (unsigned i = 0; i < n; i++)
-                ret[i] = NULL;
+                ffree(titles[i]);
+}
+
+static int titles_fill(BlsEntry *const *entries, unsigned n, char **ret) {
         for (unsigned i = 0; i < n; i++)
                 if (!(ret[i] = fstrdup(entries[i]->title ?: entries[i]->id)))
-                        goto fail;
+                        return -ENOMEM;
         for (int step = 0; step < 3; step++)
                 if (disambiguate(entries, n, ret, step) < 0)
-                        goto fail;
+                        return -ENOMEM;
         return 0;
-fail:
+}
+
+int bls_titles_make(BlsEntry *const *entries, unsigned n, char **ret) {
+        int r;
+
+        fassert(entries || n == 0);
+        fassert(ret || n == 0);
+
         for (unsigned i = 0; i < n; i++)
-                ffree(ret[i]);
-        return -ENOMEM;
+                ret[i] = NULL;
+        r = titles_fill(entries, n, ret);
+        if (r < 0)
+                titles_free(ret, n); /* all or nothing */
+        return r;
 }

@@ -3,6 +3,7 @@
  * @file
  * Boot Loader Specification Type #1 entries.
  */
+#include "assert-fundamental.h"
 #include "bls.h"
 #include "conf-line.h"
 #include "errno-fundamental.h"
@@ -203,34 +204,33 @@ static int parse_line(BlsEntry *e, const char *key, size_t kn, const char *v, si
 }
 
 int bls_entry_parse(const char *filename, const char *text, size_t size, BlsEntry **ret) {
-        BlsEntry *e = fmalloc(sizeof *e);
+        _cleanup_(bls_entry_freep) BlsEntry *e = fmalloc(sizeof *e);
         bool conflict = false;
         size_t pos = 0;
         ConfLine l;
         int r;
+
+        fassert(filename);
+        fassert(text || size == 0);
+        fassert(ret);
 
         if (!e)
                 return -ENOMEM;
         fmemset(e, 0, sizeof *e);
         r = bls_id_from_filename(filename, &e->id, &e->tries_left, &e->tries_done);
         if (r < 0)
-                goto fail;
+                return r;
 
         while (conf_line_next(text, size, &pos, " \t", &l)) {
                 r = parse_line(e, l.key, l.key_len, l.value, l.value_len, &conflict);
                 if (r < 0)
-                        goto fail;
+                        return r;
         }
 
-        if (e->kind == BLS_KIND_NONE || conflict || !e->path || !*e->path) {
-                r = -EBADMSG;
-                goto fail;
-        }
-        *ret = e;
+        if (e->kind == BLS_KIND_NONE || conflict || !e->path || !*e->path)
+                return -EBADMSG;
+        *ret = TAKE_PTR(e);
         return 0;
-fail:
-        bls_entry_free(e);
-        return r;
 }
 
 static unsigned profile_number(const BlsEntry *e) {

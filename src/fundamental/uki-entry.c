@@ -63,35 +63,31 @@ static const char *const sort_keys[] = { "IMAGE_ID", "ID" };
 /* Give a profile's entry its "@..." ID and "(...)" title. */
 static int name_profile(BlsEntry *e, unsigned profile, const uint8_t *prof, size_t pn) {
         static const char *const id_key[] = { "ID" }, *const title_key[] = { "TITLE" };
-        char *pid = prof ? first_value(prof, pn, id_key, 1) : NULL;
-        char *ptitle = prof ? first_value(prof, pn, title_key, 1) : NULL;
-        char num[21], label[32], *id, *title;
+        _cleanup_ffree_ char *pid = prof ? first_value(prof, pn, id_key, 1) : NULL;
+        _cleanup_ffree_ char *ptitle = prof ? first_value(prof, pn, title_key, 1) : NULL;
+        _cleanup_ffree_ char *id = NULL, *title = NULL;
+        char num[21], label[32];
 
         fformat_uint(profile, num);
         fmemcpy(label, "Profile #", 9);
         fformat_uint(profile + 1, label + 9);
         id = join3(e->id, "@", pid ?: num, "");
         title = join3(e->title, " (", ptitle ?: pid ?: label, ")");
-        ffree(pid);
-        ffree(ptitle);
-        if (!id || !title) {
-                ffree(id);
-                ffree(title);
+        if (!id || !title)
                 return -ENOMEM;
-        }
         ffree(e->id);
         ffree(e->title);
-        e->id = id;
-        e->title = title;
+        e->id = TAKE_PTR(id);
+        e->title = TAKE_PTR(title);
         e->profile = fstrdup(num);
         return e->profile ? 0 : -ENOMEM;
 }
 
 static int make_one(const char *filename, const char *path, const Uki *u, unsigned profile, bool multi,
                     BlsEntry **ret) {
+        _cleanup_(bls_entry_freep) BlsEntry *e = NULL;
         const uint8_t *osrel, *cmdline, *prof = NULL;
         size_t on, cn, pn = 0;
-        BlsEntry *e;
         int r;
 
         osrel = section(u, profile, SECTION_OSREL, &on);
@@ -105,32 +101,26 @@ static int make_one(const char *filename, const char *path, const Uki *u, unsign
         e->options_implied = true;
         r = bls_id_from_filename(filename, &e->id, &e->tries_left, &e->tries_done);
         if (r < 0)
-                goto fail;
-        r = -ENOMEM;
+                return r;
         e->title = first_value(osrel, on, name_keys, ELEMENTSOF(name_keys));
-        if (!e->title) {
-                bls_entry_free(e);
+        if (!e->title)
                 return 0; /* nothing to call it: not shown */
-        }
         e->version = first_value(osrel, on, version_keys, ELEMENTSOF(version_keys));
         e->sort_key = first_value(osrel, on, sort_keys, ELEMENTSOF(sort_keys));
         e->path = fstrdup(path);
         if (!e->path)
-                goto fail;
+                return -ENOMEM;
         cmdline = section(u, profile, SECTION_CMDLINE, &cn);
         if (cmdline && !(e->options = fstrndup((const char *) cmdline, cn)))
-                goto fail;
+                return -ENOMEM;
         if (multi) {
                 prof = section(u, profile, SECTION_PROFILE, &pn);
                 r = name_profile(e, profile, prof, pn);
                 if (r < 0)
-                        goto fail;
+                        return r;
         }
-        *ret = e;
+        *ret = TAKE_PTR(e);
         return 1;
-fail:
-        bls_entry_free(e);
-        return r;
 }
 
 int uki_entries_make(const char *filename, const char *path, const void *image, size_t size, bool loaded,
