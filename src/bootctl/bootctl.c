@@ -29,7 +29,8 @@ typedef struct Verb {
         const char *name;
         const char *synopsis;   /* NULL: listed under the previous row's text */
         const char *summary;
-        int (*run)(int argc, char *argv[]);
+        int (*run)(int argc, char *argv[], const void *data);
+        const void *data;       /* handed to run(): one function can serve several rows */
 } Verb;
 
 static const Verb verbs[] = {
@@ -44,10 +45,11 @@ static const Verb verbs[] = {
         { "random-seed", "random-seed", "set LoaderSystemToken (and the ESP's random seed) for the kernel's seed",
           verb_random_seed },
         { "set-default", "set-default, set-oneshot, set-timeout, set-timeout-oneshot",
-          "the boot manager's default entry and menu timeout (always or next boot)", verb_set_loader_variable },
-        { "set-oneshot", NULL, NULL, verb_set_loader_variable },
-        { "set-timeout", NULL, NULL, verb_set_loader_variable },
-        { "set-timeout-oneshot", NULL, NULL, verb_set_loader_variable },
+          "the boot manager's default entry and menu timeout (always or next boot)", verb_set_loader_variable,
+          &loader_variable_default },
+        { "set-oneshot", NULL, NULL, verb_set_loader_variable, &loader_variable_oneshot },
+        { "set-timeout", NULL, NULL, verb_set_loader_variable, &loader_variable_timeout },
+        { "set-timeout-oneshot", NULL, NULL, verb_set_loader_variable, &loader_variable_timeout_oneshot },
         { "add-uri", "add-uri URL", "register a boot entry (Boot####) that HTTP-boots URL", verb_add_uri },
         { "remove-uri", "remove-uri URL|NNNN", "remove such entries", verb_remove_uri },
         { "enroll-mok", "enroll-mok CERT... --vars-file=FILE", "trust a key through shim in a VM's variable store (MokList)",
@@ -106,6 +108,6 @@ int main(int argc, char *argv[]) {
                 log_error("Unknown command '%s' (see --help).", argv[1]);
                 return EXIT_USAGE;
         }
-        r = verb->run(argc - 1, argv + 1);
+        r = verb->run(argc - 1, argv + 1, verb->data);
         return r == -EUSAGE ? EXIT_USAGE : r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -210,7 +210,7 @@ static int manager_write(const BuildManagerArgs *a, const ManagerInputs *in) {
         return r;
 }
 
-int verb_build_manager(int argc, char *argv[]) {
+int verb_build_manager(int argc, char *argv[], const void *data) {
         _cleanup_(args_done) BuildManagerArgs a = {};
         _cleanup_(inputs_done) ManagerInputs in = {};
         int r;

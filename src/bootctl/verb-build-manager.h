@@ -6,4 +6,4 @@
  */
 #pragma once
 
-int verb_build_manager(int argc, char *argv[]);
+int verb_build_manager(int argc, char *argv[], const void *data);

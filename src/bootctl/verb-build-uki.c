@@ -278,7 +278,7 @@ static size_t uki_sections(const BuildUkiArgs *a, const UkiInputs *in, PeNewSect
         return n;
 }
 
-int verb_build_uki(int argc, char *argv[]) {
+int verb_build_uki(int argc, char *argv[], const void *data) {
         PeNewSection sections[7 + 2 * PROFILES_MAX];
         BuildUkiArgs args;
         UkiInputs in = {};

@@ -166,7 +166,7 @@ static int parse_argv(int argc, char *argv[], Args *a) {
         return 1;
 }
 
-int verb_event_log(int argc, char *argv[]) {
+int verb_event_log(int argc, char *argv[], const void *data) {
         Args a = { .log = DEFAULT_LOG, .sysfs = "/sys/class/tpm/tpm0" };
         _cleanup_free_ char *log = NULL;
         Listing l = { .args = &a };

@@ -5,4 +5,4 @@
  */
 #pragma once
 
-int verb_event_log(int argc, char *argv[]);
+int verb_event_log(int argc, char *argv[], const void *data);

@@ -129,7 +129,7 @@ static void print_fingerprints(const CertList *certs, bool json) {
                 puts("]}");
 }
 
-int verb_enroll_mok(int argc, char *argv[]) {
+int verb_enroll_mok(int argc, char *argv[], const void *data) {
         _cleanup_(keys_args_done) KeysArgs a = {};
         int r;
 
@@ -162,7 +162,7 @@ static int write_esl_file(const char *path, const CertList *certs) {
         return 0;
 }
 
-int verb_tls_ca(int argc, char *argv[]) {
+int verb_tls_ca(int argc, char *argv[], const void *data) {
         _cleanup_(keys_args_done) KeysArgs a = {};
         int r;
 

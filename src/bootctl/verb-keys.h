@@ -2,7 +2,7 @@
 #pragma once
 
 /** urlbootctl enroll-mok: certificates into shim's MokList in an OVMF variable store. */
-int verb_enroll_mok(int argc, char *argv[]);
+int verb_enroll_mok(int argc, char *argv[], const void *data);
 
 /** urlbootctl tls-ca: the firmware's HTTPS CA list (TlsCaCertificate, or QEMU's fw_cfg file). */
-int verb_tls_ca(int argc, char *argv[]);
+int verb_tls_ca(int argc, char *argv[], const void *data);

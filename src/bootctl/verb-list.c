@@ -345,7 +345,7 @@ static void list_free(List *l) {
         free(l);
 }
 
-int verb_list(int argc, char *argv[]) {
+int verb_list(int argc, char *argv[], const void *data) {
         static const struct option options[] = {
                 { "json", no_argument, NULL, 'j' },
                 { "esp-path", required_argument, NULL, 'e' },

@@ -5,6 +5,7 @@
  * (UTF-16 strings, non-volatile) through efivarfs or into an OVMF variable store. An empty value
  * removes the variable.
  */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -21,15 +22,10 @@
 #include "utf16.h"
 #include "var-store.h"
 
-static const struct {
-        const char *verb, *variable;
-        bool timeout;
-} verbs[] = {
-        { "set-default", "LoaderEntryDefault", false },
-        { "set-oneshot", "LoaderEntryOneShot", false },
-        { "set-timeout", "LoaderConfigTimeout", true },
-        { "set-timeout-oneshot", "LoaderConfigTimeoutOneShot", true },
-};
+const LoaderVariable loader_variable_default = { "LoaderEntryDefault", false };
+const LoaderVariable loader_variable_oneshot = { "LoaderEntryOneShot", false };
+const LoaderVariable loader_variable_timeout = { "LoaderConfigTimeout", true };
+const LoaderVariable loader_variable_timeout_oneshot = { "LoaderConfigTimeoutOneShot", true };
 
 static void help(void) {
         printf("Usage: urlbootctl set-default ID|GLOB|@saved [--vars-file=FILE]\n"
@@ -42,24 +38,24 @@ static void help(void) {
                "value removes the setting. --vars-file writes into an OVMF variable store (OVMF_VARS*.fd).\n");
 }
 
-int verb_set_loader_variable(int argc, char *argv[]) {
+int verb_set_loader_variable(int argc, char *argv[], const void *data) {
         enum { ARG_VARS = 0x100 };
         static const struct option options[] = {
                 { "vars-file", required_argument, NULL, ARG_VARS },
                 { "help", no_argument, NULL, 'h' },
                 {}
         };
+        const LoaderVariable *v = data;
         const char *vars = NULL, *value;
         void *u16 = NULL;
-        size_t size = 0, k;
+        size_t size = 0;
         uint32_t t;
         Target target;
         int c, r;
 
-        for (k = 0; k < ELEMENTSOF(verbs) && !streq(argv[0], verbs[k].verb); k++)
-                ;
-        if (k == ELEMENTSOF(verbs))
-                return -EUSAGE;
+        assert(argc > 0);
+        assert(v);
+
         optind = 0;
         while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
                 switch (c) {
@@ -73,10 +69,9 @@ int verb_set_loader_variable(int argc, char *argv[]) {
                         return -EUSAGE;
                 }
         if (optind + 1 != argc)
-                return log_usage_error("%s needs exactly one value (see 'urlbootctl %s --help').", verbs[k].verb,
-                                       verbs[k].verb);
+                return log_usage_error("%s needs exactly one value (see 'urlbootctl %s --help').", argv[0], argv[0]);
         value = argv[optind];
-        if (verbs[k].timeout && *value && loader_timeout_parse(value, strlen(value), &t) < 0)
+        if (v->timeout && *value && loader_timeout_parse(value, strlen(value), &t) < 0)
                 return log_usage_error("'%s' is not a timeout: give seconds, menu-force, menu-hidden or menu-disabled.",
                                        value);
         if (*value && utf8_to_utf16le(value, strlen(value), &u16, &size) < 0)
@@ -84,9 +79,9 @@ int verb_set_loader_variable(int argc, char *argv[]) {
 
         r = target_open(&target, vars, EFI_VENDOR_LOADER_STR);
         if (r >= 0) {
-                r = target_set(&target, verbs[k].variable, u16, size);
+                r = target_set(&target, v->name, u16, size);
                 if (r < 0 && !(r == -ENOENT && size == 0))
-                        log_error_errno(r, "Failed to %s %s: %m", size ? "set" : "remove", verbs[k].variable);
+                        log_error_errno(r, "Failed to %s %s: %m", size ? "set" : "remove", v->name);
                 else
                         r = 0;
                 if (target_close(&target) < 0 && r >= 0)

@@ -6,5 +6,16 @@
  */
 #pragma once
 
-/** argv[0] is the verb. */
-int verb_set_loader_variable(int argc, char *argv[]);
+#include <stdbool.h>
+
+/** What one of these verbs sets: the Verb table's data for verb_set_loader_variable(). */
+typedef struct LoaderVariable {
+        const char *name;       /* in the Boot Loader Interface's vendor GUID */
+        bool timeout;           /* a menu timeout (seconds or menu-*) rather than an entry ID */
+} LoaderVariable;
+
+extern const LoaderVariable loader_variable_default, loader_variable_oneshot, loader_variable_timeout,
+        loader_variable_timeout_oneshot;
+
+/** argv[0] is the verb; data the LoaderVariable it sets. */
+int verb_set_loader_variable(int argc, char *argv[], const void *data);

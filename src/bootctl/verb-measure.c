@@ -359,7 +359,7 @@ static void args_done(Args *a) {
         strv_free(a->global_extensions);
 }
 
-int verb_measure(int argc, char *argv[]) {
+int verb_measure(int argc, char *argv[], const void *data) {
         _cleanup_(args_done) Args a = { .profile = -1 };
         _cleanup_(files_done) Files files = {};
         _cleanup_(prediction_done) Prediction p = {};

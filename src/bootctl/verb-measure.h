@@ -5,4 +5,4 @@
  */
 #pragma once
 
-int verb_measure(int argc, char *argv[]);
+int verb_measure(int argc, char *argv[], const void *data);

@@ -87,7 +87,7 @@ static int write_seed_file(const char *esp) {
         return 0;
 }
 
-int verb_random_seed(int argc, char *argv[]) {
+int verb_random_seed(int argc, char *argv[], const void *data) {
         enum { ARG_ESP = 0x100, ARG_VARS };
         static const struct option options[] = {
                 { "esp", required_argument, NULL, ARG_ESP },

@@ -5,4 +5,4 @@
  */
 #pragma once
 
-int verb_random_seed(int argc, char *argv[]);
+int verb_random_seed(int argc, char *argv[], const void *data);

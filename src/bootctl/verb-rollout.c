@@ -235,7 +235,7 @@ static int do_is_trial(Target *t, const RolloutArgs *a) {
         return r;
 }
 
-int verb_rollout(int argc, char *argv[]) {
+int verb_rollout(int argc, char *argv[], const void *data) {
         RolloutArgs a = {};
         const char *action;
         bool all = false;

@@ -2,4 +2,4 @@
 #pragma once
 
 /** urlbootctl rollout: show, bless, reset, is-trial. */
-int verb_rollout(int argc, char *argv[]);
+int verb_rollout(int argc, char *argv[], const void *data);

@@ -296,7 +296,7 @@ static void print_json(void) {
         puts("}");
 }
 
-int verb_status(int argc, char *argv[]) {
+int verb_status(int argc, char *argv[], const void *data) {
         static const struct option options[] = {
                 { "json", no_argument, NULL, 'j' },
                 { "help", no_argument, NULL, 'h' },

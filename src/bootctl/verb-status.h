@@ -5,4 +5,4 @@
  */
 #pragma once
 
-int verb_status(int argc, char *argv[]);
+int verb_status(int argc, char *argv[], const void *data);

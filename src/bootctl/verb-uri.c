@@ -151,7 +151,7 @@ static int parse_uri_args(int argc, char *argv[], UriArgs *a, const char **ret_a
         return 0;
 }
 
-int verb_add_uri(int argc, char *argv[]) {
+int verb_add_uri(int argc, char *argv[], const void *data) {
         _cleanup_free_ void *option = NULL;
         UriArgs a = {};
         const char *url;
@@ -218,7 +218,7 @@ static int remove_slot_if(Target *t, unsigned slot, const char *what) {
         return 1;
 }
 
-int verb_remove_uri(int argc, char *argv[]) {
+int verb_remove_uri(int argc, char *argv[], const void *data) {
         UriArgs a = {};
         const char *what;
         Target t;

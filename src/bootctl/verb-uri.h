@@ -5,5 +5,5 @@
  */
 #pragma once
 
-int verb_add_uri(int argc, char *argv[]);
-int verb_remove_uri(int argc, char *argv[]);
+int verb_add_uri(int argc, char *argv[], const void *data);
+int verb_remove_uri(int argc, char *argv[], const void *data);
