@@ -13,6 +13,7 @@
 
 #include "conf-syntax.h"
 #include "dns-record-type.h"
+#include "fileio.h"
 #include "macro.h"
 #include "path-util.h"
 #include "refuse-config.h"
@@ -111,40 +112,6 @@ int refuse_config_parse_text(RefuseConfig *c, const char *name, const char *text
         return r;
 }
 
-/* Reads what the descriptor has left. */
-static int read_all(int fd, char **ret, size_t *ret_size) {
-        _cleanup_free_ char *buf = NULL;
-        size_t size = 0, allocated = 0;
-
-        for (;;) {
-                ssize_t n;
-
-                if (allocated - size < 4096) {
-                        char *b;
-
-                        if (allocated >= CONF_FILE_MAX)
-                                return -EFBIG;
-                        allocated = allocated ? allocated * 2 : 8192;
-                        b = realloc(buf, allocated);
-                        if (!b)
-                                return -ENOMEM;
-                        buf = b;
-                }
-                n = read(fd, buf + size, allocated - size);
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return -errno;
-                }
-                if (n == 0)
-                        break;
-                size += (size_t) n;
-        }
-        *ret = TAKE_PTR(buf);
-        *ret_size = size;
-        return 0;
-}
-
 /* Reads and parses one open file; a failure stops the whole reading, as in resolved. */
 static int parse_file(RefuseConfig *c, const char *path, int fd) {
         _cleanup_free_ char *text = NULL;
@@ -154,7 +121,7 @@ static int parse_file(RefuseConfig *c, const char *path, int fd) {
         r = strv_extend(&c->files, path);
         if (r < 0)
                 return r;
-        r = read_all(fd, &text, &size);
+        r = read_full_fd(fd, CONF_FILE_MAX, &text, &size);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {

@@ -21,12 +21,22 @@
 
 int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_size) {
         _cleanup_close_ int fd = -1;
-        _cleanup_free_ char *buf = NULL;
-        size_t size = 0, allocated = 0;
+
+        assert(path);
+        assert(ret);
 
         fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
         if (fd < 0)
                 return -errno;
+        return read_full_fd(fd, max_size, ret, ret_size);
+}
+
+int read_full_fd(int fd, size_t max_size, char **ret, size_t *ret_size) {
+        _cleanup_free_ char *buf = NULL;
+        size_t size = 0, allocated = 0;
+
+        assert(fd >= 0);
+        assert(ret);
 
         for (;;) {
                 ssize_t n;

@@ -20,6 +20,9 @@
  */
 int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_size);
 
+/** The same for what an open descriptor has left (it stays open). */
+int read_full_fd(int fd, size_t max_size, char **ret, size_t *ret_size);
+
 /** Write all of buf to fd, retrying short writes and EINTR. */
 int write_all(int fd, const void *buf, size_t size);
 
