@@ -237,6 +237,14 @@ install() {
     ln_r "$systemdsystemunitdir/urlboot-run-size.service" \
         "$systemdsystemunitdir/urlboot-imports.target.wants/urlboot-run-size.service"
 
+    # A failed download starts emergency.target (OnFailure=), which needs emergency.service: without
+    # dracut's own (module dracut-systemd, which the small profile leaves out) the job cannot even be
+    # queued and the boot waits for a root device that cannot appear. systemd's units then.
+    if ! dracut_module_included dracut-systemd; then
+        inst_multiple -o "$systemdsystemunitdir"/emergency.service "$systemdsystemunitdir"/rescue.service \
+            "$systemdutildir"/systemd-sulogin-shell sulogin
+    fi
+
     if _urlboot_lazy; then
         _urlboot_inst_lazy
     fi
