@@ -103,6 +103,13 @@ def main():
                     help='regex that some line must match before the marker counts')
     ap.add_argument('--send', action='append', default=[], metavar='REGEX=KEYS',
                     help='when a line matches REGEX, type KEYS on the serial console (Python escapes: \\x1b[B is Down)')
+    ap.add_argument('--send-screen', action='append', default=[], metavar='REGEX=KEYS',
+                    help='in order: when the screen output since the previous one (escape sequences removed, '
+                         'no line needed: full-screen programs such as MokManager draw without newlines) matches '
+                         'REGEX, type KEYS')
+    ap.add_argument('--expect-stop', action='store_true',
+                    help='no marker: the boot succeeds when the VM stops by itself (a reset, with -no-reboot) after '
+                         'every --require was seen and every --send-screen typed')
     ap.add_argument('--expect-exit', action='store_true',
                     help='after the marker, the VM must stop by itself (a reset, with -no-reboot) within 30 s')
     ap.add_argument('--secure-boot', action='store_true',
@@ -175,8 +182,20 @@ def main():
         t0 = time.monotonic()
         result['epoch_start'] = round(time.time(), 3)     # the log's times are seconds since this
         sends = [(re.compile(k), v.encode().decode('unicode_escape')) for k, v in (x.split('=', 1) for x in args.send)]
-        qemu = subprocess.Popen(cmd, stdin=subprocess.PIPE if sends else subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT)
+        screen_sends = [(re.compile(k), v.encode().decode('unicode_escape'))
+                        for k, v in (x.split('=', 1) for x in args.send_screen)]
+        screen = ''
+        qemu = subprocess.Popen(cmd, stdin=subprocess.PIPE if sends or screen_sends else subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+        def type_keys(keys, now):
+            log.write(f'[{now:8.3f}] (typing {keys!r})\n')
+            time.sleep(1)
+            for ch in keys.encode():
+                # one key at a time: the firmware polls a 16-byte UART FIFO
+                qemu.stdin.write(bytes([ch]))
+                qemu.stdin.flush()
+                time.sleep(0.03)
         expect = re.compile(args.expect)
         fails = [re.compile(f) for f in args.fail]
         required = {r: re.compile(r) for r in args.require}
@@ -188,16 +207,29 @@ def main():
                     result['error'] = f'timeout after {args.timeout:.0f} s'
                     break
                 r, _, _ = select.select([qemu.stdout], [], [], min(left, 1.0))
-                if not r:
-                    if qemu.poll() is not None:
+                chunk = os.read(qemu.stdout.fileno(), 65536) if r else None
+                if (r and not chunk) or (not r and qemu.poll() is not None):
+                    if args.expect_stop and not required and not screen_sends and 'failed_line' not in result:
+                        result['ok'] = True
+                        result['milestones']['reset'] = round(time.monotonic() - t0, 2)
+                    elif args.expect_stop:
+                        result['error'] = 'the VM stopped, but never: ' + ', '.join(
+                            list(required) + [rx.pattern for rx, _ in screen_sends]) if required or screen_sends else \
+                            'the VM stopped after a --fail line'
+                    else:
                         result.setdefault('error', 'the VM stopped before the marker')
-                        break
-                    continue
-                chunk = os.read(qemu.stdout.fileno(), 65536)
-                if not chunk:
-                    result.setdefault('error', 'the VM stopped before the marker')
                     break
+                if not r:
+                    continue
                 buf += chunk
+                if screen_sends:
+                    screen += ANSI.sub('', chunk.decode('latin-1'))
+                    rx, keys = screen_sends[0]
+                    if rx.search(screen):
+                        type_keys(keys, time.monotonic() - t0)
+                        screen_sends.pop(0)
+                        screen = ''
+                    screen = screen[-8192:]
                 while b'\n' in buf:
                     raw, buf = buf.split(b'\n', 1)
                     line = ANSI.sub('', raw.decode('utf-8', 'replace')).replace('\r', '')
@@ -209,13 +241,7 @@ def main():
                     for k, (rx, keys) in enumerate(sends):
                         if rx and rx.search(line):
                             sends[k] = (None, keys)
-                            log.write(f'[{now:8.3f}] (typing {keys!r})\n')
-                            time.sleep(1)
-                            for ch in keys.encode():
-                                # one key at a time: the firmware polls a 16-byte UART FIFO
-                                qemu.stdin.write(bytes([ch]))
-                                qemu.stdin.flush()
-                                time.sleep(0.03)
+                            type_keys(keys, now)
                     for r, rx in list(required.items()):
                         if rx.search(line):
                             del required[r]
