@@ -9,6 +9,7 @@
  * A "lazy" transfer is one urlboot-lazy@<same>.service instead (lazy-unit.c).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@
 #include "log.h"
 #include "pull-config.h"
 #include "pull-expression.h"
+#include "pull-option.h"
 #include "string-util.h"
 #include "systemd-version.h"
 #include "unit-name.h"
@@ -39,32 +41,32 @@ typedef struct Context {
         int n_units;
 } Context;
 
+/* urlboot-pull's command line: the option names come from its own table (pull-option.h). */
 static void write_exec_start(FILE *f, const PullExpression *e) {
         _cleanup_free_ char *url = unit_exec_quote(e->url), *local = unit_exec_quote(e->local);
-        _cleanup_free_ char *root = NULL, *root_quoted = NULL;
+        _cleanup_free_ char *root = NULL, *root_quoted = NULL, *pin = NULL;
 
         if (!url || !local)
                 return;
 
-        fprintf(f, "ExecStart=%s %s --class=%s", URLBOOT_PULL_PATH, image_type_to_string(e->type),
-                image_class_to_string(e->class));
+        fprintf(f, "ExecStart=%s %s", URLBOOT_PULL_PATH, image_type_to_string(e->type));
+        pull_option_write(f, PULL_OPTION_CLASS, image_class_to_string(e->class));
 
         root = strndup(e->image_path, strrchr(e->image_path, '/') - e->image_path);
         root_quoted = root ? unit_exec_quote(root) : NULL;
         if (root_quoted)
-                fprintf(f, " --image-root=%s", root_quoted);
+                pull_option_write(f, PULL_OPTION_IMAGE_ROOT, root_quoted);
 
         /* A pinned digest is stronger than any SHA256SUMS or signature check. */
-        if (e->sha256)
-                fprintf(f, " --verify=sha256:%s", e->sha256);
-        else
-                fprintf(f, " --verify=%s", import_verify_to_string(e->verify));
+        if (e->sha256 && asprintf(&pin, "sha256:%s", e->sha256) < 0)
+                return;
+        pull_option_write(f, PULL_OPTION_VERIFY, pin ?: import_verify_to_string(e->verify));
         if (e->read_only)
-                fputs(" --read-only", f);
+                pull_option_write(f, PULL_OPTION_READ_ONLY, NULL);
         STRV_FOREACH(m, e->mirrors) {
                 _cleanup_free_ char *q = unit_exec_quote(*m);
                 if (q)
-                        fprintf(f, " --mirror=%s", q);
+                        pull_option_write(f, PULL_OPTION_MIRROR, q);
         }
         /* "--": whatever the URL and the name look like, they are never options. */
         fprintf(f, " -- %s %s\n", url, local);

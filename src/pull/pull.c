@@ -24,6 +24,7 @@
 #include "path-util.h"
 #include "parse-size.h"
 #include "pull-job.h"
+#include "pull-option.h"
 #include "retry-policy.h"
 #include "string-util.h"
 #include "tls-ca.h"
@@ -42,33 +43,9 @@ static void help(void) {
                "into IMAGE_ROOT/NAME/), compressed with xz, zstd, gzip, bzip2 or not at all.\n"
                "NAME defaults to the URL's last component without image suffixes.\n"
                "\n"
-               "Options:\n"
-               "  --class=CLASS          machine, portable, sysext or confext (default machine)\n"
-               "  --image-root=DIR       where images go (default by class: /var/lib/machines,\n"
-               "                         in the initrd /run/machines, ...)\n"
-               "  --verify=MODE          no, checksum (SHA256SUMS beside the image), signature\n"
-               "                         (also SHA256SUMS.gpg), or sha256:HEX / HEX to pin the\n"
-               "                         digest of the served file (default signature)\n"
-               "  --keyring=FILE         keys for --verify=signature\n"
-               "  --mirror=URL           another place to get the same file (repeatable)\n"
-               "  --read-only            make the image read-only\n"
-               "  --force                replace an existing image\n"
-               "  --retries=N            extra attempts per URL on network errors (default 5)\n"
-               "  --retry-max-time=SEC   at most this long waiting between them, per URL\n"
-               "                         (default 300; a server's Retry-After counts up to 60 s)\n"
-               "  --stall-timeout=SEC    give up on a connection idle this long (default 30)\n"
-               "  --min-rate=SIZE[:SEC]  give up on a connection slower than SIZE bytes a\n"
-               "                         second over SEC seconds (default 1K:30; 0: none)\n"
-               "  --threads=N            threads decoding multi-block xz (default: one per CPU)\n"
-               "  --memory-limit=SIZE    memory all decoders together may use: xz dictionaries\n"
-               "                         (8 MiB a block for xz -6, 64 MiB for -9), the zstd\n"
-               "                         window (default: a quarter of RAM, 128M to 1G)\n"
-               "  --ca=FILE              trust these CA certificates instead of the system's\n"
-               "                         (default: " URLBOOT_TLS_CA_PATH " if it exists)\n"
-               "  --allow-http-redirect  follow redirects from https to plain http\n"
-               "  --progress=MODE        auto, bar, plain or none (default auto)\n"
-               "  --json                 print a JSON report when done\n"
-               "  -h --help              this help\n"
+               "Options:\n");
+        pull_options_help(stdout);
+        printf("  -h --help              this help\n"
                "     --version           print the version\n");
 }
 
@@ -172,111 +149,109 @@ static int parse_verify(Args *a, const char *v) {
         return 0;
 }
 
-static int parse_args(int argc, char *argv[], Args *a) {
-        enum { ARG_CLASS = 0x100, ARG_IMAGE_ROOT, ARG_VERIFY, ARG_KEYRING, ARG_MIRROR, ARG_READ_ONLY, ARG_FORCE,
-               ARG_RETRIES, ARG_RETRY_MAX_TIME, ARG_STALL, ARG_MIN_RATE, ARG_THREADS, ARG_MEMORY_LIMIT, ARG_CA, ARG_ALLOW_HTTP_REDIRECT,
-               ARG_PROGRESS, ARG_JSON, ARG_VERSION };
-        static const struct option options[] = {
-                { "class", required_argument, NULL, ARG_CLASS },
-                { "image-root", required_argument, NULL, ARG_IMAGE_ROOT },
-                { "verify", required_argument, NULL, ARG_VERIFY },
-                { "keyring", required_argument, NULL, ARG_KEYRING },
-                { "mirror", required_argument, NULL, ARG_MIRROR },
-                { "read-only", no_argument, NULL, ARG_READ_ONLY },
-                { "force", no_argument, NULL, ARG_FORCE },
-                { "retries", required_argument, NULL, ARG_RETRIES },
-                { "retry-max-time", required_argument, NULL, ARG_RETRY_MAX_TIME },
-                { "stall-timeout", required_argument, NULL, ARG_STALL },
-                { "min-rate", required_argument, NULL, ARG_MIN_RATE },
-                { "threads", required_argument, NULL, ARG_THREADS },
-                { "memory-limit", required_argument, NULL, ARG_MEMORY_LIMIT },
-                { "ca", required_argument, NULL, ARG_CA },
-                { "allow-http-redirect", no_argument, NULL, ARG_ALLOW_HTTP_REDIRECT },
-                { "progress", required_argument, NULL, ARG_PROGRESS },
-                { "json", no_argument, NULL, ARG_JSON },
-                { "help", no_argument, NULL, 'h' },
-                { "version", no_argument, NULL, ARG_VERSION },
-                {},
-        };
-        int c;
+/* One option from the table (pull-option.h) with its value v (NULL for a switch). */
+static int apply_option(Args *a, PullOptionId id, const char *v) {
+        switch (id) {
+        case PULL_OPTION_CLASS:
+                a->class = image_class_from_string(v);
+                if (a->class < 0)
+                        return log_error_errno(EINVAL, "--class= takes machine, portable, sysext or confext, not '%s'.", v);
+                break;
+        case PULL_OPTION_IMAGE_ROOT:
+                a->image_root = v;
+                break;
+        case PULL_OPTION_VERIFY:
+                if (parse_verify(a, v) < 0)
+                        return log_error_errno(EINVAL, "--verify= takes no, checksum, signature or sha256:HEX (64 hex digits), not '%s'.", v);
+                break;
+        case PULL_OPTION_KEYRING:
+                a->o.keyring = v;
+                break;
+        case PULL_OPTION_MIRROR:
+                if (!import_url_is_valid(v))
+                        return log_error_errno(EINVAL, "--mirror= needs an http, https or file URL, not '%s'.", v);
+                if (strv_extend(&a->mirrors, v) < 0)
+                        return log_oom();
+                break;
+        case PULL_OPTION_READ_ONLY:
+                a->o.read_only = true;
+                break;
+        case PULL_OPTION_FORCE:
+                a->o.force = true;
+                break;
+        case PULL_OPTION_RETRIES:
+                if (parse_unsigned(v, 1000, &a->o.retries) < 0)
+                        return log_error_errno(EINVAL, "--retries= takes a number up to 1000, not '%s'.", v);
+                break;
+        case PULL_OPTION_RETRY_MAX_TIME:
+                if (parse_unsigned(v, 86400, &a->o.retry_wait_total) < 0)
+                        return log_error_errno(EINVAL, "--retry-max-time= takes seconds (0 to 86400), not '%s'.", v);
+                break;
+        case PULL_OPTION_STALL_TIMEOUT:
+                if (parse_unsigned(v, 86400, &a->o.limits.stall_timeout) < 0 || a->o.limits.stall_timeout == 0)
+                        return log_error_errno(EINVAL, "--stall-timeout= takes seconds (1 to 86400), not '%s'.", v);
+                break;
+        case PULL_OPTION_MIN_RATE:
+                if (parse_min_rate(v, &a->o.limits) < 0)
+                        return log_error_errno(EINVAL, "--min-rate= takes a size per second and optionally seconds "
+                                               "(e.g. 1K, 64K:10; 0 for none), not '%s'.", v);
+                break;
+        case PULL_OPTION_THREADS:
+                if (parse_unsigned(v, 256, &a->o.threads) < 0 || a->o.threads == 0)
+                        return log_error_errno(EINVAL, "--threads= takes a number from 1 to 256, not '%s'.", v);
+                break;
+        case PULL_OPTION_MEMORY_LIMIT:
+                if (parse_size(v, &a->o.memory_budget) < 0 || a->o.memory_budget < MEMORY_LIMIT_MIN)
+                        return log_error_errno(EINVAL, "--memory-limit= takes a size of at least 1M (e.g. 256M, 1G), not '%s'.", v);
+                break;
+        case PULL_OPTION_CA:
+                a->o.ca_file = v;
+                break;
+        case PULL_OPTION_ALLOW_HTTP_REDIRECT:
+                a->o.allow_downgrade = true;
+                break;
+        case PULL_OPTION_PROGRESS:
+                a->o.progress = progress_mode_from_string(v);
+                if (a->o.progress < 0)
+                        return log_error_errno(EINVAL, "--progress= takes auto, bar, plain or none, not '%s'.", v);
+                break;
+        case PULL_OPTION_JSON:
+                a->json = true;
+                break;
+        default:
+                return -EINVAL;
+        }
+        return 0;
+}
 
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
-                switch (c) {
-                case ARG_CLASS:
-                        a->class = image_class_from_string(optarg);
-                        if (a->class < 0)
-                                return log_error_errno(EINVAL, "--class= takes machine, portable, sysext or confext, not '%s'.", optarg);
-                        break;
-                case ARG_IMAGE_ROOT:
-                        a->image_root = optarg;
-                        break;
-                case ARG_VERIFY:
-                        if (parse_verify(a, optarg) < 0)
-                                return log_error_errno(EINVAL, "--verify= takes no, checksum, signature or sha256:HEX (64 hex digits), not '%s'.", optarg);
-                        break;
-                case ARG_KEYRING:
-                        a->o.keyring = optarg;
-                        break;
-                case ARG_MIRROR:
-                        if (!import_url_is_valid(optarg))
-                                return log_error_errno(EINVAL, "--mirror= needs an http, https or file URL, not '%s'.", optarg);
-                        if (strv_extend(&a->mirrors, optarg) < 0)
-                                return log_oom();
-                        break;
-                case ARG_READ_ONLY:
-                        a->o.read_only = true;
-                        break;
-                case ARG_FORCE:
-                        a->o.force = true;
-                        break;
-                case ARG_RETRIES:
-                        if (parse_unsigned(optarg, 1000, &a->o.retries) < 0)
-                                return log_error_errno(EINVAL, "--retries= takes a number up to 1000, not '%s'.", optarg);
-                        break;
-                case ARG_RETRY_MAX_TIME:
-                        if (parse_unsigned(optarg, 86400, &a->o.retry_wait_total) < 0)
-                                return log_error_errno(EINVAL, "--retry-max-time= takes seconds (0 to 86400), not '%s'.", optarg);
-                        break;
-                case ARG_STALL:
-                        if (parse_unsigned(optarg, 86400, &a->o.limits.stall_timeout) < 0 || a->o.limits.stall_timeout == 0)
-                                return log_error_errno(EINVAL, "--stall-timeout= takes seconds (1 to 86400), not '%s'.", optarg);
-                        break;
-                case ARG_MIN_RATE:
-                        if (parse_min_rate(optarg, &a->o.limits) < 0)
-                                return log_error_errno(EINVAL, "--min-rate= takes a size per second and optionally seconds "
-                                                       "(e.g. 1K, 64K:10; 0 for none), not '%s'.", optarg);
-                        break;
-                case ARG_THREADS:
-                        if (parse_unsigned(optarg, 256, &a->o.threads) < 0 || a->o.threads == 0)
-                                return log_error_errno(EINVAL, "--threads= takes a number from 1 to 256, not '%s'.", optarg);
-                        break;
-                case ARG_MEMORY_LIMIT:
-                        if (parse_size(optarg, &a->o.memory_budget) < 0 || a->o.memory_budget < MEMORY_LIMIT_MIN)
-                                return log_error_errno(EINVAL, "--memory-limit= takes a size of at least 1M (e.g. 256M, 1G), not '%s'.", optarg);
-                        break;
-                case ARG_CA:
-                        a->o.ca_file = optarg;
-                        break;
-                case ARG_ALLOW_HTTP_REDIRECT:
-                        a->o.allow_downgrade = true;
-                        break;
-                case ARG_PROGRESS:
-                        a->o.progress = progress_mode_from_string(optarg);
-                        if (a->o.progress < 0)
-                                return log_error_errno(EINVAL, "--progress= takes auto, bar, plain or none, not '%s'.", optarg);
-                        break;
-                case ARG_JSON:
-                        a->json = true;
-                        break;
-                case 'h':
+static int parse_args(int argc, char *argv[], Args *a) {
+        /* the table's rows, then --help and --version; getopt_long() returns ARG_TABLE + the row */
+        enum { ARG_TABLE = 0x100, ARG_VERSION = ARG_TABLE + _PULL_OPTION_MAX };
+        struct option options[_PULL_OPTION_MAX + 3] = {};
+        int c, r;
+
+        for (size_t i = 0; i < _PULL_OPTION_MAX; i++)
+                options[i] = (struct option) { pull_options[i].name,
+                                               pull_options[i].value == PULL_VALUE_NONE ? no_argument : required_argument,
+                                               NULL, ARG_TABLE + (int) i };
+        options[_PULL_OPTION_MAX] = (struct option) { "help", no_argument, NULL, 'h' };
+        options[_PULL_OPTION_MAX + 1] = (struct option) { "version", no_argument, NULL, ARG_VERSION };
+
+        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
+                if (c == 'h') {
                         help();
                         exit(EXIT_SUCCESS);
-                case ARG_VERSION:
+                }
+                if (c == ARG_VERSION) {
                         puts("urlboot-pull " URLBOOT_VERSION);
                         exit(EXIT_SUCCESS);
-                default:
-                        return -EINVAL;
                 }
+                if (c < ARG_TABLE || c >= ARG_VERSION)
+                        return -EINVAL;
+                r = apply_option(a, (PullOptionId) (c - ARG_TABLE), optarg);
+                if (r < 0)
+                        return r;
+        }
 
         if (argc - optind < 2 || argc - optind > 3)
                 return log_error_errno(EINVAL, "Expected 'raw URL [NAME]' or 'tar URL [NAME]' (see --help).");
