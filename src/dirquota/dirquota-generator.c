@@ -35,7 +35,6 @@
 /* Sorts after the drop-ins people write ("override.conf", "50-foo.conf"), whose commands then follow
  * the helper; see docs/companions.md for what a later reset of a list does. */
 #define DROPIN_NAME "zz-urlboot-dirquota"
-#define SYSTEMD_VERSION_OWNS_DIRQUOTA 258
 
 static const char *dropin_basename(const char *path) {
         const char *b = strrchr(path, '/');

@@ -31,8 +31,6 @@
 #include "systemd-version.h"
 #include "unit-settings.h"
 
-#define SYSTEMD_VERSION_OWNS_DIRQUOTA 258
-
 static bool arg_json = false;
 
 static void help(void) {

@@ -25,9 +25,6 @@
 #include "systemd-version.h"
 #include "upstream-filter.h"
 
-/* The first release whose resolved has RefuseRecordTypes= and the expedited A/AAAA timeout. */
-#define SYSTEMD_VERSION_REFUSES_TYPES 258
-
 static const char *arg_root = NULL;
 static bool arg_json = false;
 static const char *arg_listen = NULL;

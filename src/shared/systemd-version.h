@@ -8,8 +8,12 @@
  */
 #pragma once
 
-/** The first version whose systemd does what urlboot adds to older ones. */
+/* The first version whose systemd does what urlboot adds to older ones: from there on the generators act
+ * only on urlboot's own spellings and the companions stand aside (docs/companions.md). */
 #define SYSTEMD_VERSION_OWNS_PULL 258
+#define SYSTEMD_VERSION_OWNS_DIRQUOTA 258       /* StateDirectoryQuota= and friends */
+#define SYSTEMD_VERSION_UNIT_SHELL 258          /* systemd-analyze unit-shell */
+#define SYSTEMD_VERSION_REFUSES_TYPES 258       /* resolved's RefuseRecordTypes= */
 
 /**
  * The running systemd's major version.

@@ -21,9 +21,6 @@
 #include "unit-name-mangle.h"
 #include "unit-shell-run.h"
 
-/** The first systemd with "systemd-analyze unit-shell". */
-#define SYSTEMD_VERSION_UNIT_SHELL 258
-
 static ManagerScope arg_scope = MANAGER_SYSTEM;
 static bool arg_remote = false;
 static bool arg_new_sandbox = false;
