@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run import Case, Tap, make_cases_disk, parse_console, run, tail  # noqa: E402
 
 MOK_PASSWORD = 'urlboot-rollout'
-DEADLINE = 60          # urlboot.rollout_timeout= of the broken version, seconds since boot
+DEADLINE = 45          # urlboot.rollout_timeout= of the broken version, seconds since boot
 SERVER_URL = 'http://10.0.2.2:8080'
 
 
@@ -183,7 +183,7 @@ def report(lines):
     """What report.sh printed: the JSON of urlbootctl rollout, status and bootctl lines."""
     out = {'json': None, 'status': [], 'bootctl': [], 'bless': None, 'selected': None}
     for l in lines:
-        m = re.search(r'URLBOOT-CASE report\| (ROLLOUT-\w+) ?(.*)$', l)
+        m = re.search(r'URLBOOT-CASE report\| (ROLLOUT-[A-Z-]+) ?(.*)$', l)
         if not m:
             continue
         kind, rest = m.groups()
