@@ -27,6 +27,9 @@ static int find(BlsEntry *const *entries, unsigned n, const char *pattern, const
 unsigned bls_pick_default(BlsEntry *const *entries, unsigned n, const BlsDefaultRequest *req) {
         const char *order[] = { req->oneshot, req->variable, req->conf };
 
+        fassert(entries || n == 0);
+        fassert(req);
+
         for (size_t k = 0; k < ELEMENTSOF(order); k++) {
                 int i = find(entries, n, order[k], req->saved);
                 if (i >= 0)

@@ -49,6 +49,9 @@ int bls_counter_parse(const char *filename, BlsCounter *ret) {
         const char *suffix = entry_suffix(filename);
         int left = 0, done = 0, r;
 
+        fassert(filename);
+        fassert(ret);
+
         *ret = (BlsCounter) { .tries_left = -1, .tries_done = -1 };
         if (!suffix)
                 return 0;
@@ -75,6 +78,9 @@ int bls_id_from_filename(const char *filename, char **ret_id, int *ret_left, int
         BlsCounter c;
         size_t n = fstrlen(filename), keep;
         char *id;
+
+        fassert(filename);
+        fassert(ret_id);
 
         if (n == 0)
                 return -EINVAL;
@@ -104,6 +110,9 @@ int bls_counter_next_filename(const char *filename, char **ret) {
         size_t sl;
         char *s;
         int r;
+
+        fassert(filename);
+        fassert(ret);
 
         r = bls_counter_parse(filename, &c);
         if (r <= 0)
@@ -244,6 +253,9 @@ static unsigned profile_number(const BlsEntry *e) {
 int bls_entry_compare(const BlsEntry *a, const BlsEntry *b) {
         int r;
 
+        fassert(a);
+        fassert(b);
+
         /* Entries out of tries go last. */
         r = CMP(a->tries_left == 0, b->tries_left == 0);
         if (r != 0)
@@ -278,10 +290,16 @@ int bls_entry_compare(const BlsEntry *a, const BlsEntry *b) {
 }
 
 bool bls_entry_for_architecture(const BlsEntry *e, const char *arch) {
+        fassert(e);
+        fassert(arch);
+
         return !e->architecture || fstrcaseeq(e->architecture, arch);
 }
 
 bool bls_filename_valid(const char *name, const char *suffix) {
+        fassert(name);
+        fassert(suffix);
+
         /* not hidden, not "auto-*" (systemd-boot's own entries), something before the suffix */
         if (name[0] == '.' || fstrlen(name) <= fstrlen(suffix) || !fendswith_no_case(name, suffix))
                 return false;
@@ -291,6 +309,8 @@ bool bls_filename_valid(const char *name, const char *suffix) {
 
 char *bls_path_to_efi(const char *path) {
         char *s = fstrdup(path), *t = s;
+
+        fassert(path);
 
         if (!s)
                 return NULL;
@@ -309,6 +329,8 @@ char *bls_entry_load_options(const BlsEntry *e) {
         size_t pl = e->profile ? fstrlen(e->profile) + 2 : 0;
         size_t ol = e->options && !e->options_implied ? fstrlen(e->options) : 0;
         char *text;
+
+        fassert(e);
 
         if (pl + ol == 0)
                 return NULL;
@@ -352,6 +374,9 @@ static bool glob_element(const char **p, char c) {
 }
 
 bool bls_glob_match(const char *p, const char *s) {
+        fassert(p);
+        fassert(s);
+
         /* Every element but "*" matches exactly one character, so on a mismatch it is enough to let
          * the last "*" take one character more: time O(pattern x string), where trying every split
          * for every "*" (recursion) is exponential in the number of stars, and a loader.conf or EFI

@@ -3,6 +3,7 @@
  * @file
  * Line rules shared by loader.conf, Type #1 entries and os-release style sections.
  */
+#include "assert-fundamental.h"
 #include "conf-line.h"
 #include "errno-fundamental.h"
 #include "memory-fundamental.h"
@@ -20,6 +21,11 @@ static bool is_blank(char c) {
 }
 
 bool conf_line_next(const char *text, size_t size, size_t *pos, const char *separators, ConfLine *ret) {
+        fassert(text || size == 0);
+        fassert(pos);
+        fassert(separators);
+        fassert(ret);
+
         while (*pos < size) {
                 size_t start = *pos, end, k, v;
 
@@ -51,6 +57,9 @@ bool conf_line_next(const char *text, size_t size, size_t *pos, const char *sepa
 }
 
 bool conf_line_key_is(const ConfLine *l, const char *key) {
+        fassert(l);
+        fassert(key);
+
         return l->key_len == fstrlen(key) && fmemcmp(l->key, key, l->key_len) == 0;
 }
 
@@ -61,6 +70,8 @@ static bool word_is(const char *v, size_t n, const char *word) {
 int conf_parse_bool(const char *v, size_t n) {
         static const char *const yes[] = { "1", "yes", "y", "true", "t", "on" };
         static const char *const no[] = { "0", "no", "n", "false", "f", "off" };
+
+        fassert(v || n == 0);
 
         for (size_t i = 0; i < ELEMENTSOF(yes); i++) {
                 if (word_is(v, n, yes[i]))
@@ -75,6 +86,9 @@ char *conf_osrel_value(const char *text, size_t size, const char *key) {
         size_t pos = 0;
         ConfLine l;
         char *found = NULL;
+
+        fassert(text || size == 0);
+        fassert(key);
 
         /* the last assignment wins, as in a shell */
         while (conf_line_next(text, size, &pos, "=", &l))

@@ -3,6 +3,7 @@
  * @file
  * newc cpio archives for initrds.
  */
+#include "assert-fundamental.h"
 #include "cpio.h"
 #include "errno-fundamental.h"
 #include "memory-fundamental.h"
@@ -19,6 +20,8 @@ static const char trailer[] =
 #define S_IFREG_BITS 0100000U
 
 void cpio_sort(CpioFile *files, size_t n) {
+        fassert(files || n == 0);
+
         for (size_t i = 1; i < n; i++)
                 for (size_t j = i; j > 0 && fstrcmp(files[j - 1].name, files[j].name) > 0; j--) {
                         CpioFile t = files[j];
@@ -78,6 +81,11 @@ int cpio_pack(const char *target_dir, uint32_t dir_mode, uint32_t file_mode, con
         size_t dir_len = fstrlen(target_dir), total = 0;
         Writer w = { .inode = 1 };
         char prefix[256];
+
+        fassert(target_dir);
+        fassert(files || n == 0);
+        fassert(ret);
+        fassert(ret_size);
 
         if (dir_len + 2 > sizeof prefix)
                 return -E2BIG;

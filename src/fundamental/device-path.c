@@ -3,6 +3,7 @@
  * @file
  * UEFI device paths: the URL and the partition a program was loaded from.
  */
+#include "assert-fundamental.h"
 #include "device-path.h"
 #include "errno-fundamental.h"
 #include "memory-fundamental.h"
@@ -64,6 +65,9 @@ int device_path_find_partition_uuid(const void *dp, size_t max, char **ret) {
         Node n;
         int r;
 
+        fassert(dp || max == 0);
+        fassert(ret);
+
         while ((r = next_node(dp, max, &off, &n)) > 0) {
                 char *u;
 
@@ -90,6 +94,9 @@ int device_path_find_url(const void *dp, size_t max, char **ret) {
         Node n;
         int r;
 
+        fassert(dp || max == 0);
+        fassert(ret);
+
         while ((r = next_node(dp, max, &off, &n)) > 0) {
                 char *u;
 
@@ -114,6 +121,9 @@ int device_path_find_mac(const void *dp, size_t max, uint8_t ret[6]) {
         Node n;
         int r;
 
+        fassert(dp || max == 0);
+        fassert(ret);
+
         while ((r = next_node(dp, max, &off, &n)) > 0) {
                 uint8_t if_type;
 
@@ -135,6 +145,10 @@ int device_path_find_ipv4(const void *dp, size_t max, uint8_t ret_local[4], uint
         size_t off = 0;
         Node n;
         int r;
+
+        fassert(dp || max == 0);
+        fassert(ret_local);
+        fassert(ret_mask);
 
         while ((r = next_node(dp, max, &off, &n)) > 0) {
                 const uint8_t *a;
@@ -186,6 +200,11 @@ int device_path_replace_url(const void *dp, size_t max, const char *url, void **
         Node node;
         int r;
 
+        fassert(dp || max == 0);
+        fassert(url);
+        fassert(ret);
+        fassert(ret_size);
+
         for (;;) {
                 prefix = off;
                 r = next_node(dp, max, &off, &node);
@@ -203,6 +222,9 @@ int device_path_replace_url(const void *dp, size_t max, const char *url, void **
 char *mac_to_string(const uint8_t mac[6], char buf[18]) {
         static const char hex[] = "0123456789abcdef";
 
+        fassert(mac);
+        fassert(buf);
+
         for (size_t k = 0; k < 6; k++) {
                 buf[3 * k] = hex[mac[k] >> 4];
                 buf[3 * k + 1] = hex[mac[k] & 15];
@@ -212,5 +234,9 @@ char *mac_to_string(const uint8_t mac[6], char buf[18]) {
 }
 
 int device_path_make_url(const char *url, void **ret, size_t *ret_size) {
+        fassert(url);
+        fassert(ret);
+        fassert(ret_size);
+
         return build_url_path(NULL, 0, url, false, ret, ret_size);
 }

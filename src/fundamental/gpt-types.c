@@ -3,6 +3,7 @@
  * @file
  * Discoverable Partitions Specification: partition type UUIDs and the automatic root choice.
  */
+#include "assert-fundamental.h"
 #include "gpt-types.h"
 #include "string-fundamental.h"
 #include "version.h"
@@ -34,6 +35,8 @@ bool gpt_uuid_equal(const char *a, const char *b) {
 
 int gpt_pick_root(const GptPartition *partitions, size_t n, const char *root_type) {
         int best = -1;
+
+        fassert(partitions || n == 0);
 
         if (!root_type)
                 return -1;

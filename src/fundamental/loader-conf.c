@@ -3,6 +3,7 @@
  * @file
  * loader.conf parsing and the timeout and reboot rules.
  */
+#include "assert-fundamental.h"
 #include "conf-line.h"
 #include "errno-fundamental.h"
 #include "loader-conf.h"
@@ -11,6 +12,8 @@
 #include "string-fundamental.h"
 
 void loader_conf_init(LoaderConf *c) {
+        fassert(c);
+
         *c = (LoaderConf) {
                 .timeout = LOADER_TIMEOUT_UNSET,
                 .editor = true,
@@ -21,6 +24,8 @@ void loader_conf_init(LoaderConf *c) {
 }
 
 void loader_conf_done(LoaderConf *c) {
+        fassert(c);
+
         ffree(c->default_pattern);
         c->default_pattern = NULL;
         ffree(c->rollout_entries);
@@ -34,6 +39,9 @@ static bool value_is(const ConfLine *l, const char *word) {
 int loader_timeout_parse(const char *v, size_t n, uint32_t *ret) {
         ConfLine l = { .value = v, .value_len = n };
         uint64_t x;
+
+        fassert(v || n == 0);
+        fassert(ret);
 
         if (value_is(&l, "menu-force"))
                 *ret = LOADER_TIMEOUT_MENU_FORCE;
@@ -94,6 +102,9 @@ static int parse_default(LoaderConf *c, const ConfLine *l) {
 int loader_conf_parse(LoaderConf *c, const char *text, size_t size) {
         size_t pos = 0;
         ConfLine l;
+
+        fassert(c);
+        fassert(text || size == 0);
 
         while (conf_line_next(text, size, &pos, " \t", &l)) {
                 if (conf_line_key_is(&l, "timeout"))

@@ -3,6 +3,7 @@
  * @file
  * Event log records of TPM measurements.
  */
+#include "assert-fundamental.h"
 #include "errno-fundamental.h"
 #include "measure-event.h"
 #include "memory-fundamental.h"
@@ -43,6 +44,10 @@ int measure_event_log_data(const MeasureEvent *e, void **ret, size_t *ret_size) 
         uint8_t *p;
         int r;
 
+        fassert(e);
+        fassert(ret);
+        fassert(ret_size);
+
         r = description_utf16(e, &desc, &desc_size);
         if (r < 0)
                 return r;
@@ -67,6 +72,10 @@ int measure_event_tcg2(const MeasureEvent *e, void **ret, size_t *ret_size) {
         size_t data_size, total;
         uint8_t *p;
         int r;
+
+        fassert(e);
+        fassert(ret);
+        fassert(ret_size);
 
         r = measure_event_log_data(e, &data, &data_size);
         if (r < 0)

@@ -10,10 +10,14 @@
 #include "string-fundamental.h"
 
 uint16_t pe_le16(const uint8_t *p) {
+        fassert(p);
+
         return (uint16_t) (p[0] | p[1] << 8);
 }
 
 uint32_t pe_le32(const uint8_t *p) {
+        fassert(p);
+
         return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
 }
 
@@ -146,6 +150,11 @@ int pe_find_profile_section(const void *image, size_t size, unsigned profile, co
         PeSectionData d;
         int r = pe_find_profile_section_data(image, size, profile, name, loaded, &d);
 
+        fassert(image || size == 0);
+        fassert(name);
+        fassert(ret_data);
+        fassert(ret_size);
+
         if (r < 0)
                 return r;
         *ret_data = d.data;
@@ -201,6 +210,8 @@ int pe_find_profile_section_data(const void *image, size_t size, unsigned profil
 }
 
 bool pe_profile_exists(const void *image, size_t size, unsigned profile) {
+        fassert(image || size == 0);
+
         return profile == PE_PROFILE_BASE || profile < pe_count_profiles(image, size);
 }
 
@@ -208,6 +219,8 @@ unsigned pe_count_profiles(const void *image, size_t size) {
         unsigned n = 0;
         PeSection s;
         PeWalk w;
+
+        fassert(image || size == 0);
 
         if (walk_start(image, size, &w) < 0)
                 return 1;
@@ -218,6 +231,8 @@ unsigned pe_count_profiles(const void *image, size_t size) {
 }
 
 void pe_profile_sections_done(PeProfileSections *ps) {
+        fassert(ps);
+
         ffree(ps->sections);
         ffree(ps->found);
         fmemset(ps, 0, sizeof *ps);
@@ -238,6 +253,7 @@ int pe_profile_sections_collect(const void *image, size_t size, const char *cons
 
         fassert(names || n_names == 0);
         fassert(ret);
+        fassert(image || size == 0);
 
         r = walk_start(image, size, &w);
         if (r < 0)
@@ -277,6 +293,7 @@ int pe_profile_sections_get(const PeProfileSections *ps, const void *image, size
         fassert(ps);
         fassert(ret_data);
         fassert(ret_size);
+        fassert(image || size == 0);
 
         if (profile >= ps->n_profiles || k >= ps->n_names)
                 return -ERANGE;
@@ -298,6 +315,7 @@ int pe_find_section(const void *image, size_t size, const char *name, bool loade
         fassert(name);
         fassert(ret_data);
         fassert(ret_size);
+        fassert(image || size == 0);
 
         r = walk_start(image, size, &w);
         if (r < 0)

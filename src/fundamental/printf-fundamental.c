@@ -3,6 +3,7 @@
  * @file
  * printf-style formatting without libc.
  */
+#include "assert-fundamental.h"
 #include "memory-fundamental.h"
 #include "printf-fundamental.h"
 #include "string-fundamental.h"
@@ -206,6 +207,9 @@ size_t fvsnprintf(char *buf, size_t size, const char *fmt, va_list ap_in) {
         Output o = { .buf = buf, .size = size };
         va_list ap;
 
+        fassert(buf || size == 0);
+        fassert(fmt);
+
         /* a copy, so that helpers can take it by address on every ABI */
         va_copy(ap, ap_in);
         for (const char *p = fmt; *p; p++) {
@@ -234,6 +238,9 @@ size_t fsnprintf(char *buf, size_t size, const char *fmt, ...) {
         va_list ap;
         size_t n;
 
+        fassert(buf || size == 0);
+        fassert(fmt);
+
         va_start(ap, fmt);
         n = fvsnprintf(buf, size, fmt, ap);
         va_end(ap);
@@ -244,6 +251,8 @@ char *fasprintf(const char *fmt, ...) {
         va_list ap;
         size_t n;
         char *buf;
+
+        fassert(fmt);
 
         va_start(ap, fmt);
         n = fvsnprintf(NULL, 0, fmt, ap);

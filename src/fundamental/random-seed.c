@@ -3,6 +3,7 @@
  * @file
  * Mixing the random seed for the kernel.
  */
+#include "assert-fundamental.h"
 #include "random-seed.h"
 #include "sha256.h"
 #include "string-fundamental.h"
@@ -10,6 +11,8 @@
 #define LABEL "systemd-boot random seed label v1"
 
 bool random_seed_enough(const RandomSeedSources *s) {
+        fassert(s);
+
         if (s->rng.size > 0 || s->previous_table.size >= RANDOM_SEED_SIZE)
                 return true;
         return !s->secure_boot && s->system_token.size >= RANDOM_SEED_SIZE;
@@ -29,6 +32,10 @@ void random_seed_mix(const RandomSeedSources *s, uint8_t ret_kernel[static RANDO
         RandomSeedSource counter = { &s->monotonic_count, sizeof s->monotonic_count };
         uint8_t key[SHA256_DIGEST_SIZE];
         Sha256 c;
+
+        fassert(s);
+        fassert(ret_kernel);
+        fassert(ret_file);
 
         sha256_init(&c);
         sha256_update(&c, LABEL, fstrlen(LABEL));

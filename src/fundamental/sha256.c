@@ -3,6 +3,7 @@
  * @file
  * SHA-256 (FIPS 180-4, section 6.2).
  */
+#include "assert-fundamental.h"
 #include "sha256.h"
 #include "string-fundamental.h"
 
@@ -58,6 +59,8 @@ static void compress(uint32_t state[8], const uint8_t block[64]) {
 }
 
 void sha256_init(Sha256 *c) {
+        fassert(c);
+
         /* The first 32 bits of the fractional parts of the square roots of the first 8 primes (5.3.3). */
         *c = (Sha256) { .state = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c,
                                    0x1f83d9ab, 0x5be0cd19 } };
@@ -65,6 +68,9 @@ void sha256_init(Sha256 *c) {
 
 void sha256_update(Sha256 *c, const void *data, size_t size) {
         const uint8_t *p = data;
+
+        fassert(c);
+        fassert(data || size == 0);
 
         c->length += size;
         while (size > 0) {
@@ -84,6 +90,10 @@ void sha256_update(Sha256 *c, const void *data, size_t size) {
 void sha256_finish(Sha256 *c, uint8_t ret[static SHA256_DIGEST_SIZE]) {
         uint64_t bits = c->length * 8;
         uint8_t pad[72] = { 0x80 };
+
+        fassert(c);
+        fassert(ret);
+
         /* 0x80, zeros up to 56 mod 64, then the length in bits, big-endian (5.1.1) */
         size_t n = (c->filled < 56 ? 56 : 120) - c->filled;
 
@@ -98,6 +108,9 @@ void sha256_finish(Sha256 *c, uint8_t ret[static SHA256_DIGEST_SIZE]) {
 
 void sha256_digest(const void *data, size_t size, uint8_t ret[static SHA256_DIGEST_SIZE]) {
         Sha256 c;
+
+        fassert(data || size == 0);
+        fassert(ret);
 
         sha256_init(&c);
         sha256_update(&c, data, size);

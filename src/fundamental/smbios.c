@@ -3,6 +3,7 @@
  * @file
  * SMBIOS: the entry point and type 11 OEM strings.
  */
+#include "assert-fundamental.h"
 #include "errno-fundamental.h"
 #include "pe-image.h"
 #include "smbios.h"
@@ -24,6 +25,10 @@
 int smbios_table_from_entry_point(const void *ep, size_t max, uint64_t *ret_address, size_t *ret_size) {
         const uint8_t *p = ep;
 
+        fassert(ep || max == 0);
+        fassert(ret_address);
+        fassert(ret_size);
+
         if (max >= SM3_SIZE_MIN && fmemcmp(p, "_SM3_", 5) == 0) {
                 if (p[SM3_LENGTH] < SM3_SIZE_MIN || p[SM3_LENGTH] > max)
                         return -EBADMSG;
@@ -44,6 +49,8 @@ int smbios_table_from_entry_point(const void *ep, size_t max, uint64_t *ret_addr
 int smbios_oem_strings_foreach(const void *table, size_t size, smbios_string_cb cb, void *userdata) {
         const uint8_t *p = table;
         size_t off = 0;
+
+        fassert(table || size == 0);
 
         while (off + 4 <= size) {
                 uint8_t type = p[off], len = p[off + 1];
@@ -86,6 +93,12 @@ int smbios_oem_strings_foreach(const void *table, size_t size, smbios_string_cb 
 bool smbios_entry_split(const char *s, size_t n, const char **ret_name, size_t *ret_name_len, const char **ret_body,
                         size_t *ret_body_len) {
         size_t prefix = fstrlen(SMBIOS_ENTRIES_EXTRA_PREFIX), eq;
+
+        fassert(s || n == 0);
+        fassert(ret_name);
+        fassert(ret_name_len);
+        fassert(ret_body);
+        fassert(ret_body_len);
 
         if (n <= prefix || fmemcmp(s, SMBIOS_ENTRIES_EXTRA_PREFIX, prefix) != 0)
                 return false;

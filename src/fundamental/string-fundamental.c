@@ -11,6 +11,8 @@
 size_t fstrlen(const char *s) {
         size_t n = 0;
 
+        fassert(s);
+
         while (s[n])
                 n++;
         return n;
@@ -19,12 +21,17 @@ size_t fstrlen(const char *s) {
 size_t fstrnlen(const char *s, size_t max) {
         size_t n = 0;
 
+        fassert(s || max == 0);
+
         while (n < max && s[n])
                 n++;
         return n;
 }
 
 int fstrcmp(const char *a, const char *b) {
+        fassert(a);
+        fassert(b);
+
         for (;; a++, b++) {
                 if (*a != *b)
                         return CMP((unsigned char) *a, (unsigned char) *b);
@@ -34,6 +41,9 @@ int fstrcmp(const char *a, const char *b) {
 }
 
 int fstrncmp(const char *a, const char *b, size_t n) {
+        fassert(a || n == 0);
+        fassert(b || n == 0);
+
         for (; n > 0; n--, a++, b++) {
                 if (*a != *b)
                         return CMP((unsigned char) *a, (unsigned char) *b);
@@ -44,11 +54,17 @@ int fstrncmp(const char *a, const char *b, size_t n) {
 }
 
 bool fstreq(const char *a, const char *b) {
+        fassert(a);
+        fassert(b);
+
         return fstrcmp(a, b) == 0;
 }
 
 int fmemcmp(const void *a, const void *b, size_t n) {
         const unsigned char *x = a, *y = b;
+
+        fassert(a);
+        fassert(b || n == 0);
 
         for (size_t i = 0; i < n; i++)
                 if (x[i] != y[i])
@@ -60,6 +76,9 @@ void *fmemcpy(void *dest, const void *src, size_t n) {
         unsigned char *d = dest;
         const unsigned char *s = src;
 
+        fassert(dest || n == 0);
+        fassert(src || n == 0);
+
         for (size_t i = 0; i < n; i++)
                 d[i] = s[i];
         return dest;
@@ -68,6 +87,8 @@ void *fmemcpy(void *dest, const void *src, size_t n) {
 void *fmemset(void *dest, int c, size_t n) {
         unsigned char *d = dest;
 
+        fassert(dest || n == 0);
+
         for (size_t i = 0; i < n; i++)
                 d[i] = (unsigned char) c;
         return dest;
@@ -75,6 +96,8 @@ void *fmemset(void *dest, int c, size_t n) {
 
 char *fstrndup(const char *s, size_t n) {
         char *p;
+
+        fassert(s || n == 0);
 
         n = fstrnlen(s, n);
         p = fmalloc(n + 1);
@@ -86,11 +109,16 @@ char *fstrndup(const char *s, size_t n) {
 }
 
 char *fstrdup(const char *s) {
+        fassert(s);
+
         return fstrndup(s, fstrlen(s));
 }
 
 const char *fstartswith(const char *s, const char *prefix) {
         size_t n = fstrlen(prefix);
+
+        fassert(s);
+        fassert(prefix);
 
         if (fstrncmp(s, prefix, n) != 0)
                 return NULL;
@@ -121,6 +149,9 @@ int fparse_uint64(const char *s, size_t n, uint64_t max, uint64_t *ret) {
 }
 
 bool fstrcaseeq(const char *a, const char *b) {
+        fassert(a);
+        fassert(b);
+
         for (; *a && *b; a++, b++)
                 if (fascii_tolower(*a) != fascii_tolower(*b))
                         return false;
@@ -130,6 +161,9 @@ bool fstrcaseeq(const char *a, const char *b) {
 const char *fendswith_no_case(const char *s, const char *suffix) {
         size_t ls = fstrlen(s), lx = fstrlen(suffix);
 
+        fassert(s);
+        fassert(suffix);
+
         if (lx > ls || !fstrcaseeq(s + ls - lx, suffix))
                 return NULL;
         return s + ls - lx;
@@ -138,6 +172,8 @@ const char *fendswith_no_case(const char *s, const char *suffix) {
 size_t fformat_uint(uint64_t v, char *buf) {
         char tmp[21];
         size_t n = 0;
+
+        fassert(buf);
 
         do
                 tmp[n++] = (char) ('0' + v % 10);

@@ -3,6 +3,7 @@
  * @file
  * systemd-stub's rules for load options and command lines.
  */
+#include "assert-fundamental.h"
 #include "stub-cmdline.h"
 
 /* Control characters, space and DEL: what the clean-up treats as blanks. */
@@ -11,6 +12,8 @@ static bool is_blank(uint16_t c) {
 }
 
 bool stub_options_are_text(const uint16_t *o, size_t n) {
+        fassert(o || n == 0);
+
         for (size_t i = 0; i < n && o[i] != 0; i++)
                 if (o[i] < 0x20)
                         return false;
@@ -20,6 +23,9 @@ bool stub_options_are_text(const uint16_t *o, size_t n) {
 size_t stub_options_profile(const uint16_t *o, size_t n, unsigned *ret_profile) {
         uint64_t p = 0;
         size_t i = 1;
+
+        fassert(o || n == 0);
+        fassert(ret_profile);
 
         *ret_profile = 0;
         if (n < 2 || o[0] != '@' || o[1] < '0' || o[1] > '9')
@@ -38,6 +44,8 @@ size_t stub_options_profile(const uint16_t *o, size_t n, unsigned *ret_profile) 
 
 size_t stub_cmdline_mangle(uint16_t *s, size_t n) {
         size_t in = 0, out = 0, end = 0;
+
+        fassert(s || n == 0);
 
         while (in < n && s[in] != 0 && is_blank(s[in]))
                 in++;

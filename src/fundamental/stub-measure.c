@@ -3,9 +3,12 @@
  * @file
  * PCR 12: the profile and the command lines systemd-stub did not find in its signed sections.
  */
+#include "assert-fundamental.h"
 #include "stub-measure.h"
 
 bool stub_options_used(const StubParameters *p) {
+        fassert(p);
+
         if (!p->options || p->options_len == 0)
                 return false;
         /* under Secure Boot a UKI's own command line wins over an unsigned one; in a confidential VM the
@@ -14,11 +17,16 @@ bool stub_options_used(const StubParameters *p) {
 }
 
 bool stub_smbios_extra_used(const StubParameters *p) {
+        fassert(p);
+
         return p->smbios_extra && p->smbios_extra_len > 0 && !p->confidential_vm;
 }
 
 void stub_measure_cmdline(const uint16_t *s, size_t n, MeasureEvent *ret) {
         size_t bytes = (n + 1) * sizeof(uint16_t);
+
+        fassert(s || n == 0);
+        fassert(ret);
 
         *ret = (MeasureEvent) {
                 .pcr = TPM2_PCR_KERNEL_CONFIG, .type = TCG_EV_IPL, .data = s, .size = bytes,
@@ -43,6 +51,9 @@ static size_t profile_text(unsigned profile, uint16_t *buf) {
 bool stub_measure_profile(unsigned profile, StubProfileText *buf, MeasureEvent *ret) {
         size_t bytes;
 
+        fassert(buf);
+        fassert(ret);
+
         if (profile == 0)
                 return false;
         bytes = profile_text(profile, buf->text) * sizeof(uint16_t);
@@ -56,6 +67,8 @@ bool stub_measure_profile(unsigned profile, StubProfileText *buf, MeasureEvent *
 int stub_measure_cmdlines(const StubParameters *p, measure_event_cb cb, void *userdata) {
         MeasureEvent e;
         int r;
+
+        fassert(p);
 
         if (stub_options_used(p)) {
                 stub_measure_cmdline(p->options, p->options_len, &e);

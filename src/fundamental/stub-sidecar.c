@@ -3,6 +3,7 @@
  * @file
  * Credentials and extension images beside the UKI, as systemd-stub picks them up.
  */
+#include "assert-fundamental.h"
 #include "memory-fundamental.h"
 #include "printf-fundamental.h"
 #include "string-fundamental.h"
@@ -32,6 +33,9 @@ const StubSidecar *stub_sidecar(size_t i) {
 bool stub_sidecar_wants(const StubSidecar *s, const char *name) {
         size_t n = fstrlen(name);
 
+        fassert(s);
+        fassert(name);
+
         if (n == 0 || n > NAME_MAX_LINUX || name[0] == '.')
                 return false;
         for (size_t i = 0; i < n; i++)
@@ -43,6 +47,8 @@ bool stub_sidecar_wants(const StubSidecar *s, const char *name) {
 }
 
 char *stub_sidecar_extra_dir(const char *uki_path) {
+        fassert(uki_path);
+
         return fasprintf("%s.extra.d", uki_path);
 }
 
@@ -51,6 +57,12 @@ int stub_sidecar_pack(const StubSidecar *s, CpioFile *files, size_t n, void **re
         void *archive;
         size_t size;
         int r;
+
+        fassert(s);
+        fassert(files || n == 0);
+        fassert(ret_archive);
+        fassert(ret_size);
+        fassert(ret_event);
 
         cpio_sort(files, n);
         r = cpio_pack(s->target_dir, s->dir_mode, s->file_mode, files, n, &archive, &size);

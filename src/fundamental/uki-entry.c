@@ -133,6 +133,7 @@ int uki_entries_make(const char *filename, const char *path, const void *image, 
         fassert(filename);
         fassert(path);
         fassert(ret || max == 0);
+        fassert(image || size == 0);
 
         r = pe_profile_sections_collect(image, size, section_names, _SECTION_MAX, &u.sections);
         if (r < 0)

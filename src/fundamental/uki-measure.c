@@ -3,6 +3,7 @@
  * @file
  * PCR 11: the sections of a UKI.
  */
+#include "assert-fundamental.h"
 #include "errno-fundamental.h"
 #include "pe-image.h"
 #include "string-fundamental.h"
@@ -16,6 +17,8 @@ static const char *const uki_sections[] = {
 };
 
 bool uki_section_measured(const char *name) {
+        fassert(name);
+
         /* .dtbauto and .efifw count only once one is selected: by the firmware's devicetree or a .hwids
          * match (systemd-stub 262, pe.c). urlboot's stub selects none (no firmware devicetree on x86, no
          * CHID matching), as 262 on a machine where none matches: neither is measured nor used. */
@@ -46,6 +49,8 @@ int uki_measure_sections(const void *image, size_t size, bool loaded, unsigned p
                          void *userdata) {
         PeHeaders h;
         int r;
+
+        fassert(image || size == 0);
 
         r = pe_parse_headers(image, size, &h);
         if (r < 0)

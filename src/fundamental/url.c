@@ -19,6 +19,8 @@ static bool ascii_is_valid(const char *s) {
 bool url_is_http(const char *url) {
         const char *p;
 
+        fassert(url);
+
         p = fstartswith(url, "http://");
         if (!p)
                 p = fstartswith(url, "https://");
@@ -27,6 +29,8 @@ bool url_is_http(const char *url) {
 
 bool url_is_file(const char *url) {
         const char *p = fstartswith(url, "file:/");
+
+        fassert(url);
 
         return p && *p && ascii_is_valid(p);
 }
@@ -70,6 +74,8 @@ static const char *skip_scheme_and_host(const char *url) {
 }
 
 bool url_is_printable(const char *s) {
+        fassert(s);
+
         for (; *s; s++)
                 if ((unsigned char) *s <= ' ' || (unsigned char) *s >= 0x7f)
                         return false;
@@ -78,6 +84,9 @@ bool url_is_printable(const char *s) {
 
 int url_host_header(const char *url, char **ret) {
         const char *host = NULL, *end = find_host(url, &host), *p;
+
+        fassert(url);
+        fassert(ret);
 
         /* A CR LF in the URL would end the request line or the Host header and start a header of the
          * URL's choosing. */
@@ -126,6 +135,10 @@ int url_change_suffix(const char *url, unsigned n_drop, const char *suffix, char
         const char *path, *e;
         size_t head, ls;
         char *c;
+
+        fassert(url || n_drop == 0);
+        fassert(suffix);
+        fassert(ret);
 
         path = skip_scheme_and_host(url);
         if (!path)

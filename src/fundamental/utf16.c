@@ -3,6 +3,7 @@
  * @file
  * UTF-8 <-> UTF-16LE conversion.
  */
+#include "assert-fundamental.h"
 #include "errno-fundamental.h"
 #include "memory-fundamental.h"
 #include "string-fundamental.h"
@@ -72,6 +73,9 @@ int utf16le_to_utf8(const void *buf, size_t size, char **ret) {
         uint32_t cp;
         char *out;
 
+        fassert(buf || size == 0);
+        fassert(ret);
+
         for (i = 0; i < n; i += k) {
                 k = utf16_decode(p, n, i, &cp);
                 if (k == 0)
@@ -100,6 +104,9 @@ int utf8_decode(const char *s, size_t len, uint32_t *ret_cp) {
         const uint8_t *p = (const uint8_t *) s;
         uint32_t cp, min;
         size_t n;
+
+        fassert(s || len == 0);
+        fassert(ret_cp);
 
         if (len == 0)
                 return -EILSEQ;
@@ -135,6 +142,8 @@ int utf8_decode(const char *s, size_t len, uint32_t *ret_cp) {
 bool utf8_is_valid(const char *s, size_t len) {
         uint32_t cp;
 
+        fassert(s || len == 0);
+
         for (size_t i = 0; i < len;) {
                 int k = utf8_decode(s + i, len - i, &cp);
                 if (k < 0)
@@ -149,6 +158,10 @@ int utf8_to_utf16le(const char *s, size_t len, void **ret, size_t *ret_size) {
         uint32_t cp;
         uint8_t *out;
         int k;
+
+        fassert(s || len == 0);
+        fassert(ret);
+        fassert(ret_size);
 
         for (i = 0; i < len; i += (size_t) k) {
                 k = utf8_decode(s + i, len - i, &cp);
