@@ -3,6 +3,7 @@
  * @file
  * Loading an optional library only when it is needed.
  */
+#include <assert.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
@@ -38,6 +39,10 @@ static int load(DlOnce *once, const char *soname, const DlSymbol *symbols, size_
 int dlopen_symbols(DlOnce *once, const char *soname, const DlSymbol *symbols, size_t n_symbols,
                    const char **ret_error) {
         int state;
+
+        assert(once);
+        assert(soname);
+        assert(symbols || n_symbols == 0);
 
         pthread_mutex_lock(&dlopen_lock);
         if (once->state == 0)

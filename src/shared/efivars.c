@@ -3,6 +3,7 @@
  * @file
  * EFI variables through efivarfs.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -57,6 +58,9 @@ int efi_get_variable(const char *name, const char *vendor, uint32_t *ret_attr, v
         uint8_t *p;
         int r;
 
+        assert(name);
+        assert(vendor);
+
         r = variable_path(name, vendor, &path);
         if (r < 0)
                 return r;
@@ -89,6 +93,10 @@ int efi_get_variable_string(const char *name, const char *vendor, char **ret) {
         char *s;
         size_t size;
         int r;
+
+        assert(name);
+        assert(vendor);
+        assert(ret);
 
         r = efi_get_variable(name, vendor, NULL, &data, &size);
         if (r < 0)
@@ -149,6 +157,10 @@ int efi_set_variable(const char *name, const char *vendor, uint32_t attr, const 
         _cleanup_free_ uint8_t *buf = NULL;
         int immutable, r;
 
+        assert(name);
+        assert(vendor);
+        assert(data || size == 0);
+
         r = variable_path(name, vendor, &path);
         if (r < 0)
                 return r;
@@ -184,6 +196,9 @@ int efi_set_variable_string(const char *name, const char *vendor, uint32_t attr,
         size_t size;
         int r;
 
+        assert(name);
+        assert(vendor);
+
         if (!value)
                 return efi_set_variable(name, vendor, attr, NULL, 0);
 
@@ -200,6 +215,8 @@ static const int guid_byte_order[16] = { 3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 1
 
 int efi_guid_from_string(const char *s, uint8_t ret[16]) {
         int k = 0;
+
+        assert(ret);
 
         if (!s || strlen(s) != 36)
                 return -EINVAL;
@@ -225,6 +242,9 @@ int efi_guid_from_string(const char *s, uint8_t ret[16]) {
 char *efi_guid_to_string(const uint8_t guid[16], char buf[37]) {
         static const char hex[] = "0123456789abcdef";
         char *p = buf;
+
+        assert(guid);
+        assert(buf);
 
         for (int k = 0; k < 16; k++) {
                 uint8_t b = guid[guid_byte_order[k]];

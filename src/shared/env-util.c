@@ -3,6 +3,7 @@
  * @file
  * Reading configuration from environment variables.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 
@@ -11,6 +12,8 @@
 
 int getenv_bool(const char *name) {
         const char *e = getenv(name);
+
+        assert(name);
 
         if (!e)
                 return -ENXIO;

@@ -13,6 +13,7 @@ int error_setf(char *error, size_t error_size, int r, const char *fmt, ...) {
         va_list ap;
 
         assert(r < 0);
+        assert(fmt);
         if (!error || error_size == 0)
                 return r;
         va_start(ap, fmt);

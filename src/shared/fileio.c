@@ -104,10 +104,14 @@ static int write_all_at(int fd, const void *buf, size_t size, int64_t offset) {
 }
 
 int write_all(int fd, const void *buf, size_t size) {
+        assert(buf || size == 0);
+
         return write_all_at(fd, buf, size, -1);
 }
 
 int pwrite_all(int fd, const void *buf, size_t size, uint64_t offset) {
+        assert(buf || size == 0);
+
         return write_all_at(fd, buf, size, (int64_t) offset);
 }
 
@@ -115,6 +119,8 @@ int fsync_directory_of(const char *path) {
         _cleanup_free_ char *dir = NULL;
         _cleanup_close_ int fd = -1;
         int r;
+
+        assert(path);
 
         r = path_extract_directory(path, &dir);
         if (r < 0)
@@ -131,6 +137,9 @@ int fsync_directory_of(const char *path) {
 int open_tmpfile_beside(const char *path, char **ret_tmp) {
         _cleanup_free_ char *dir = NULL, *base = NULL, *tmp = NULL;
         int fd, r;
+
+        assert(path);
+        assert(ret_tmp);
 
         r = path_extract_directory(path, &dir);
         if (r < 0)
@@ -153,6 +162,9 @@ int open_tmpfile_beside(const char *path, char **ret_tmp) {
 int link_tmpfile(int fd, const char *tmp, const char *path, mode_t mode) {
         int r = 0;
 
+        assert(tmp);
+        assert(path);
+
         if (fchmod(fd, mode) < 0 || fsync(fd) < 0 || rename(tmp, path) < 0)
                 r = -errno;
         if (r < 0) {
@@ -165,6 +177,9 @@ int link_tmpfile(int fd, const char *tmp, const char *path, mode_t mode) {
 int tmp_name_random(const char *final_name, char **ret) {
         unsigned long long n = random_u64_insecure();
 
+        assert(final_name);
+        assert(ret);
+
         return asprintf(ret, ".#%s.%0*llx", final_name, TMP_NAME_RANDOM_DIGITS, n) < 0 ? -ENOMEM : 0;
 }
 
@@ -175,6 +190,7 @@ int write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t 
 
         assert(dir_fd >= 0);
         assert(name && !strchr(name, '/'));
+        assert(data || size == 0);
 
         r = tmp_name_random(name, &tmp);
         if (r < 0)
@@ -221,6 +237,9 @@ int write_file_atomic(const char *path, const void *data, size_t size, mode_t mo
         _cleanup_free_ char *tmp = NULL;
         _cleanup_close_ int fd = -1;
         int r;
+
+        assert(path);
+        assert(data || size == 0);
 
         fd = open_tmpfile_beside(path, &tmp);
         if (fd < 0)

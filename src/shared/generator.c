@@ -3,6 +3,7 @@
  * @file
  * Writing systemd generator output.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -18,6 +19,9 @@
 #include "string-util.h"
 
 int generator_parse_args(int argc, char *argv[], GeneratorDirs *ret) {
+        assert(argv);
+        assert(ret);
+
         if (argc == 1) {
                 *ret = (GeneratorDirs) {
                         .normal = "/run/systemd/generator",
@@ -39,6 +43,11 @@ int generator_open_unit_file(const char *dir, const char *name, const char *gene
         FILE *f;
         int r;
 
+        assert(dir);
+        assert(name);
+        assert(generator);
+        assert(ret);
+
         r = mkdir_p(dir, 0755);
         if (r < 0)
                 return r;
@@ -58,6 +67,9 @@ int generator_open_unit_file(const char *dir, const char *name, const char *gene
 int generator_close_unit_file(FILE *f, const char *name) {
         int r = 0;
 
+        assert(f);
+        assert(name);
+
         if (fflush(f) != 0 || ferror(f))
                 r = errno > 0 ? -errno : -EIO;
         if (fclose(f) != 0 && r == 0)
@@ -70,6 +82,11 @@ int generator_close_unit_file(FILE *f, const char *name) {
 int generator_add_symlink(const char *dir, const char *unit, const char *type, const char *dependency) {
         _cleanup_free_ char *linkdir = NULL, *link = NULL, *target = NULL;
         int r;
+
+        assert(dir);
+        assert(unit);
+        assert(type);
+        assert(dependency);
 
         if (asprintf(&linkdir, "%s/%s.%s", dir, unit, type) < 0 || asprintf(&target, "../%s", dependency) < 0)
                 return -ENOMEM;
@@ -90,6 +107,11 @@ int generator_write_dropin(const char *dir, const char *unit, const char *name, 
         _cleanup_free_ char *dropdir = NULL, *path = NULL;
         int r;
 
+        assert(dir);
+        assert(unit);
+        assert(name);
+        assert(text);
+
         if (asprintf(&dropdir, "%s/%s.d", dir, unit) < 0)
                 return -ENOMEM;
         r = mkdir_p(dropdir, 0755);
@@ -102,6 +124,8 @@ int generator_write_dropin(const char *dir, const char *unit, const char *name, 
 
 char *unit_specifier_escape(const char *s) {
         char *e = malloc(strlen(s) * 2 + 1), *t = e;
+
+        assert(s);
 
         if (!e)
                 return NULL;
@@ -117,6 +141,8 @@ char *unit_specifier_escape(const char *s) {
 char *unit_text_escape(const char *s) {
         size_t n = strlen(s), trailing = 0;
         char *e = malloc(n * 2 + 2), *t = e;
+
+        assert(s);
 
         if (!e)
                 return NULL;
@@ -134,6 +160,8 @@ char *unit_text_escape(const char *s) {
 
 char *unit_exec_quote(const char *s) {
         char *e = malloc(strlen(s) * 2 + 3), *t = e;
+
+        assert(s);
 
         if (!e)
                 return NULL;

@@ -3,6 +3,7 @@
  * @file
  * Local names of downloaded images.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,9 @@ int raw_strip_suffixes(const char *name, char **ret) {
         };
         char *n = strdup(name);
         bool changed;
+
+        assert(name);
+        assert(ret);
 
         if (!n)
                 return -ENOMEM;
@@ -53,6 +57,9 @@ int tar_strip_suffixes(const char *name, char **ret) {
         size_t len = strlen(name);
         char *n;
 
+        assert(name);
+        assert(ret);
+
         for (size_t i = 0; i < ELEMENTSOF(suffixes); i++) {
                 const char *e = endswith(name, suffixes[i]);
                 if (e) {
@@ -73,6 +80,9 @@ int tar_strip_suffixes(const char *name, char **ret) {
 int image_name_from_url(const char *url, bool tar, char **ret) {
         _cleanup_free_ char *last = NULL, *name = NULL;
         int r;
+
+        assert(url);
+        assert(ret);
 
         r = url_last_component(url, &last);
         if (r < 0)

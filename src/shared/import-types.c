@@ -3,6 +3,7 @@
  * @file
  * Image types, classes and verification modes shared by the generator and urlboot-pull.
  */
+#include <assert.h>
 #include <errno.h>
 #include <string.h>
 
@@ -78,6 +79,9 @@ bool sha256_hex_is_valid(const char *s) {
 }
 
 int sha256_hex_normalize(const char *s, char ret[65]) {
+        assert(s);
+        assert(ret);
+
         for (size_t i = 0; i < 64; i++) {
                 char c = s[i];
 

@@ -3,9 +3,13 @@
  * @file
  * Writing JSON for --json output.
  */
+#include <assert.h>
+
 #include "json-writer.h"
 
 void json_write_string(FILE *f, const char *s) {
+        assert(f);
+
         if (!s) {
                 fputs("null", f);
                 return;
@@ -29,6 +33,9 @@ void json_write_string(FILE *f, const char *s) {
 }
 
 void json_write_key(FILE *f, const char *key, bool first) {
+        assert(f);
+        assert(key);
+
         if (!first)
                 fputc(',', f);
         json_write_string(f, key);

@@ -3,6 +3,7 @@
  * @file
  * UEFI load options (Boot####): the ones that boot a URL, and any one's device path.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,11 @@ int load_option_make_uri(const char *title, const char *url, void **ret, size_t 
         size_t desc_size, dp_size, size;
         uint8_t *p;
         int r;
+
+        assert(title);
+        assert(url);
+        assert(ret);
+        assert(ret_size);
 
         r = utf8_to_utf16le(title, strlen(title), &desc, &desc_size);
         if (r < 0)
@@ -65,6 +71,10 @@ int load_option_file_path(const void *data, size_t size, const void **ret_path, 
         size_t off, len;
         int r;
 
+        assert(data || size == 0);
+        assert(ret_path);
+        assert(ret_path_size);
+
         r = locate_file_path(data, size, &off, &len);
         if (r < 0)
                 return r;
@@ -78,6 +88,9 @@ int load_option_get_uri(const void *data, size_t size, char **ret_url, char **re
         size_t dp_len, d;
         char *url;
         int r;
+
+        assert(data || size == 0);
+        assert(ret_url);
 
         r = locate_file_path(p, size, &d, &dp_len);
         if (r < 0)

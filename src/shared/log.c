@@ -3,6 +3,7 @@
  * @file
  * Logging to stderr, with journal priority prefixes when stderr is the journal.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +107,8 @@ static void write_escaped(FILE *f, const char *s) {
 int log_internal(int level, int error, const char *format, ...) {
         int saved_errno = errno;
         va_list ap;
+
+        assert(format);
 
         if (error < 0)
                 error = -error;

@@ -3,6 +3,7 @@
  * @file
  * The connection to the service manager.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,8 @@ static int connect_user(sd_bus **ret) {
 }
 
 int manager_bus_connect(ManagerScope scope, sd_bus **ret) {
+        assert(ret);
+
         if (scope == MANAGER_USER)
                 return connect_user(ret);
 
@@ -101,6 +104,8 @@ int manager_bus_connect(ManagerScope scope, sd_bus **ret) {
 }
 
 int manager_bus_connect_tracked(ManagerScope scope, sd_bus **ret) {
+        assert(ret);
+
         if (scope == MANAGER_USER) {
                 if (!secure_getenv("XDG_RUNTIME_DIR") && !secure_getenv("DBUS_SESSION_BUS_ADDRESS"))
                         return -ENOMEDIUM;
@@ -112,11 +117,16 @@ int manager_bus_connect_tracked(ManagerScope scope, sd_bus **ret) {
 }
 
 const char *manager_bus_sender(sd_bus *bus) {
+        assert(bus);
+
         /* On the bus the manager's signals come from its name; on its private socket nothing has one. */
         return sd_bus_is_bus_client(bus) > 0 ? "org.freedesktop.systemd1" : NULL;
 }
 
 int unit_object_path(const char *unit, char **ret) {
+        assert(unit);
+        assert(ret);
+
         return sd_bus_path_encode("/org/freedesktop/systemd1/unit", unit, ret);
 }
 
@@ -124,6 +134,10 @@ int unit_get_main_pid(sd_bus *bus, const char *unit, pid_t *ret, sd_bus_error *e
         _cleanup_free_ char *path = NULL;
         uint32_t pid;
         int r;
+
+        assert(bus);
+        assert(unit);
+        assert(ret);
 
         r = unit_object_path(unit, &path);
         if (r < 0)
@@ -139,6 +153,10 @@ int unit_get_main_pid(sd_bus *bus, const char *unit, pid_t *ret, sd_bus_error *e
 int unit_get_control_group(sd_bus *bus, const char *unit, char **ret, sd_bus_error *error) {
         _cleanup_free_ char *path = NULL;
         int r;
+
+        assert(bus);
+        assert(unit);
+        assert(ret);
 
         r = unit_object_path(unit, &path);
         if (r < 0)

@@ -3,6 +3,7 @@
  * @file
  * Creating directories with their parents.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,8 @@ int mkdir_parents(const char *path, mode_t mode) {
         char *s;
         int r;
 
+        assert(path);
+
         if (!p)
                 return -ENOMEM;
         /* Each "/" after the first character ends a parent. */
@@ -45,6 +48,8 @@ int mkdir_parents(const char *path, mode_t mode) {
 
 int mkdir_p(const char *path, mode_t mode) {
         int r = mkdir_parents(path, mode);
+
+        assert(path);
 
         if (r < 0)
                 return r;

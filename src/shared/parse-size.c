@@ -3,6 +3,7 @@
  * @file
  * Sizes with base-1024 suffixes.
  */
+#include <assert.h>
 #include <errno.h>
 #include <string.h>
 
@@ -26,6 +27,8 @@ int parse_size(const char *s, uint64_t *ret) {
         uint64_t whole = 0, factor, frac_num = 0, frac_den = 1;
         const char *p = s;
         int r;
+
+        assert(ret);
 
         if (!s || *s < '0' || *s > '9')
                 return -EINVAL;

@@ -3,6 +3,7 @@
  * @file
  * Path helpers: validity and normalization as systemd defines them.
  */
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -93,6 +94,9 @@ char *path_join(const char *a, const char *b) {
         size_t la = strlen(a);
         char *j;
 
+        assert(a);
+        assert(b);
+
         while (la > 0 && a[la - 1] == '/')
                 la--;
         b += strspn(b, "/");
@@ -109,6 +113,8 @@ char *path_join(const char *a, const char *b) {
 int path_extract_filename(const char *p, char **ret) {
         size_t end, start;
         char *c;
+
+        assert(ret);
 
         if (isempty(p))
                 return -EINVAL;
@@ -133,6 +139,8 @@ int path_extract_filename(const char *p, char **ret) {
 int path_extract_directory(const char *p, char **ret) {
         size_t end;
         char *c;
+
+        assert(ret);
 
         if (isempty(p))
                 return -EINVAL;

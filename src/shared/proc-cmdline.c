@@ -3,6 +3,7 @@
  * @file
  * The kernel command line, split and filtered exactly as systemd does.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@ int proc_cmdline(char **ret) {
         char *s;
         size_t n;
         int r;
+
+        assert(ret);
 
         if (e) {
                 s = strdup(e);
@@ -43,6 +46,9 @@ int cmdline_extract_word(const char **p, char **ret) {
         const char *s = *p + strspn(*p, CMDLINE_WHITESPACE);
         char *w, quote = 0;
         size_t n = 0;
+
+        assert(p);
+        assert(ret);
 
         if (*s == 0) {
                 *p = s;
@@ -78,6 +84,9 @@ int cmdline_split(const char *line, char ***ret) {
         _cleanup_strv_free_ char **l = NULL;
         const char *p = line;
         int r;
+
+        assert(line);
+        assert(ret);
 
         for (;;) {
                 char *w;
@@ -171,6 +180,9 @@ static bool key_char_eq(char a, char b) {
 }
 
 bool proc_cmdline_key_streq(const char *x, const char *y) {
+        assert(x);
+        assert(y);
+
         for (; *x || *y; x++, y++)
                 if (!key_char_eq(*x, *y))
                         return false;
@@ -178,6 +190,9 @@ bool proc_cmdline_key_streq(const char *x, const char *y) {
 }
 
 const char *proc_cmdline_key_startswith(const char *s, const char *prefix) {
+        assert(s);
+        assert(prefix);
+
         for (; *prefix; s++, prefix++)
                 if (!*s || !key_char_eq(*s, *prefix))
                         return NULL;
@@ -210,6 +225,8 @@ static int lookup_last(const char *key, const char *value, void *userdata) {
 int proc_cmdline_get_key(const char *key, ProcCmdlineFlags flags, char **ret_value) {
         struct key_lookup l = { .key = key };
         int r;
+
+        assert(key);
 
         r = proc_cmdline_parse(lookup_last, &l, flags);
         if (r < 0) {

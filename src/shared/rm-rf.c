@@ -88,5 +88,7 @@ int rm_rf_at(int dir_fd, const char *name) {
 }
 
 int rm_rf(const char *path) {
+        assert(path);
+
         return rm_rf_at(AT_FDCWD, path);
 }

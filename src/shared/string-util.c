@@ -3,6 +3,7 @@
  * @file
  * String and string-vector helpers for userspace.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -13,11 +14,17 @@
 char *startswith(const char *s, const char *prefix) {
         size_t n = strlen(prefix);
 
+        assert(s);
+        assert(prefix);
+
         return strncmp(s, prefix, n) == 0 ? (char *) s + n : NULL;
 }
 
 char *endswith(const char *s, const char *suffix) {
         size_t ls = strlen(s), lx = strlen(suffix);
+
+        assert(s);
+        assert(suffix);
 
         if (lx > ls || memcmp(s + ls - lx, suffix, lx) != 0)
                 return NULL;
@@ -50,6 +57,8 @@ int unhexchar(char c) {
 }
 
 bool string_has_cc(const char *s) {
+        assert(s);
+
         for (; *s; s++)
                 if ((unsigned char) *s < ' ' || *s == 0x7f)
                         return true;
@@ -58,6 +67,8 @@ bool string_has_cc(const char *s) {
 
 char *escape_cc(const char *s) {
         char *r = malloc(strlen(s) * 4 + 1), *o = r;
+
+        assert(s);
 
         if (!r)
                 return NULL;
@@ -78,6 +89,8 @@ char *strextend(char **p, ...) {
         const char *s;
         va_list ap;
         char *n;
+
+        assert(p);
 
         va_start(ap, p);
         while ((s = va_arg(ap, const char *)))
@@ -113,6 +126,8 @@ int strv_consume(char ***l, char *s) {
         size_t n = strv_length(*l);
         char **m;
 
+        assert(l);
+
         if (!s)
                 return -ENOMEM;
         m = realloc(*l, sizeof(char *) * (n + 2));
@@ -127,10 +142,15 @@ int strv_consume(char ***l, char *s) {
 }
 
 int strv_extend(char ***l, const char *s) {
+        assert(l);
+        assert(s);
+
         return strv_consume(l, strdup(s));
 }
 
 bool strv_contains(char *const *l, const char *s) {
+        assert(s);
+
         STRV_FOREACH(i, l)
                 if (streq(*i, s))
                         return true;

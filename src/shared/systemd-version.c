@@ -3,6 +3,7 @@
  * @file
  * The version of the systemd we run beside.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,8 @@ static int parse_number(const char *s, const char **ret_end) {
 int systemd_version_parse(const char *line) {
         const char *p = startswith(line, "systemd "), *end;
         int v;
+
+        assert(line);
 
         if (!p)
                 return -EINVAL;

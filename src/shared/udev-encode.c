@@ -3,6 +3,7 @@
  * @file
  * Encoding a string for use in a /dev symlink name.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@ static int is_allowed(char c) {
 char *udev_encode_string(const char *s) {
         size_t len = strlen(s);
         char *e = malloc(len * 4 + 1), *t = e;
+
+        assert(s);
 
         if (!e)
                 return NULL;

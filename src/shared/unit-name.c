@@ -3,6 +3,7 @@
  * @file
  * systemd unit-name escaping.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,9 @@ static char *escape_char(char c, char *t) {
 
 int unit_name_escape(const char *s, char **ret) {
         char *e, *t;
+
+        assert(s);
+        assert(ret);
 
         /* Each byte grows to at most four. */
         e = malloc(strlen(s) * 4 + 1);
@@ -59,6 +63,9 @@ int unit_name_path_escape(const char *path, char **ret) {
         char *s;
         size_t n;
 
+        assert(path);
+        assert(ret);
+
         p = strdup(path);
         if (!p)
                 return -ENOMEM;
@@ -82,6 +89,9 @@ int unit_name_path_escape(const char *path, char **ret) {
 
 int unit_name_unescape(const char *s, char **ret) {
         char *u, *t;
+
+        assert(s);
+        assert(ret);
 
         u = malloc(strlen(s) + 1);
         if (!u)
@@ -112,6 +122,11 @@ int unit_name_from_path_instance(const char *prefix, const char *path, const cha
         _cleanup_free_ char *e = NULL;
         char *n;
         int r;
+
+        assert(prefix);
+        assert(path);
+        assert(suffix);
+        assert(ret);
 
         r = unit_name_path_escape(path, &e);
         if (r < 0)

@@ -3,6 +3,7 @@
  * @file
  * What systemd derives from a verity root hash.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,8 @@
 bool verity_hash_is_valid(const char *s) {
         size_t n = strlen(s);
 
+        assert(s);
+
         /* Fewer than 128 bits names no partition. */
         if (n < UUID_HEX || n % 2 != 0 || n > HASH_HEX_MAX)
                 return false;
@@ -24,6 +27,9 @@ bool verity_hash_is_valid(const char *s) {
 
 void verity_partition_uuid(const char *hash, bool hash_partition, char ret[37]) {
         const char *h = hash_partition ? hash + strlen(hash) - UUID_HEX : hash;
+
+        assert(hash);
+        assert(ret);
 
         snprintf(ret, 37, "%.8s-%.4s-%.4s-%.4s-%.12s", h, h + 8, h + 12, h + 16, h + 20);
         for (char *c = ret; *c; c++)
@@ -41,6 +47,10 @@ static char *partuuid_path(const char *hash, bool hash_partition) {
 int verity_device_paths(const char *name, const char *hash, const char *data, const char *hash_dev,
                         char *ret[VERITY_DEVICES]) {
         char *p[VERITY_DEVICES] = {};
+
+        assert(name);
+        assert(hash);
+        assert(ret);
 
         if ((!data || !hash_dev) && !verity_hash_is_valid(hash))
                 return -EINVAL;
