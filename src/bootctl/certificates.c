@@ -3,6 +3,7 @@
  * @file
  * X.509 certificates for the firmware, shim and the initrd.
  */
+#include <assert.h>
 #include <errno.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -18,6 +19,8 @@
 #define CERT_FILE_MAX (1024U * 1024U)
 
 void cert_list_done(CertList *l) {
+        assert(l);
+
         for (size_t i = 0; i < l->n; i++)
                 free(l->der[i]);
         free(l->der);
@@ -63,6 +66,9 @@ int cert_list_add_file(CertList *l, const char *path) {
         X509 *x;
         int r = 0;
 
+        assert(l);
+        assert(path);
+
         r = read_full_file(path, CERT_FILE_MAX, &data, &size);
         if (r < 0)
                 return r;
@@ -92,6 +98,11 @@ int cert_list_to_esl(const CertList *l, const uint8_t owner[16], uint8_t **ret, 
         size_t total = 0, off = 0;
         uint8_t *buf;
 
+        assert(l);
+        assert(owner);
+        assert(ret);
+        assert(ret_size);
+
         for (size_t i = 0; i < l->n; i++)
                 total += esl_x509_size(l->size[i]);
         buf = malloc(total ? total : 1);
@@ -116,6 +127,10 @@ int cert_list_to_pem(const CertList *l, char **ret, size_t *ret_size) {
         long n;
         int r = 0;
 
+        assert(l);
+        assert(ret);
+        assert(ret_size);
+
         if (!bio)
                 return -ENOMEM;
         for (size_t i = 0; i < l->n && r >= 0; i++) {
@@ -138,6 +153,9 @@ int cert_list_to_pem(const CertList *l, char **ret, size_t *ret_size) {
 void cert_fingerprint(const CertList *l, size_t i, char ret[65]) {
         unsigned char d[32];
         unsigned n = 0;
+
+        assert(l);
+        assert(ret);
 
         EVP_Digest(l->der[i], l->size[i], d, &n, EVP_sha256(), NULL);
         for (unsigned k = 0; k < 32; k++)

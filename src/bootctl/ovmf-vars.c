@@ -3,6 +3,7 @@
  * @file
  * Writing variables into an OVMF variable store file.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,12 @@ int ovmf_vars_get(const uint8_t *buf, size_t size, const char *name, const uint8
         Store s;
         int r;
 
+        assert(buf || size == 0);
+        assert(name);
+        assert(guid);
+        assert(ret);
+        assert(ret_size);
+
         r = prepare(buf, size, name, &s, &name16, &name16_size, &end);
         if (r < 0)
                 return r;
@@ -107,6 +114,11 @@ int ovmf_vars_set(uint8_t *buf, size_t size, const char *name, const uint8_t gui
         Store s;
         uint8_t *h;
         int r;
+
+        assert(buf || size == 0);
+        assert(name);
+        assert(guid);
+        assert(data || data_size == 0);
 
         r = prepare(buf, size, name, &s, &name16, &name16_size, &end);
         if (r < 0)

@@ -3,6 +3,7 @@
  * @file
  * The events of a boot through the stub, hashed into virtual PCRs.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,8 @@
 #include "utf16.h"
 
 void prediction_done(Prediction *p) {
+        assert(p);
+
         for (size_t i = 0; i < p->n_events; i++)
                 free(p->events[i].description);
         free(p->events);
@@ -78,6 +81,8 @@ static bool same_dir(const char *a, const char *b) {
 }
 
 bool pcr_predict_file_wanted(const char *dir, const char *name) {
+        assert(name);
+
         for (size_t i = 0; stub_sidecar(i); i++)
                 if (same_dir(stub_sidecar(i)->global_dir, dir) && stub_sidecar_wants(stub_sidecar(i), name))
                         return true;
@@ -183,6 +188,9 @@ int pcr_predict(const PredictInput *in, Prediction *ret) {
         size_t n_options;
         MeasureEvent e;
         int r;
+
+        assert(in);
+        assert(ret);
 
         if (in->profile >= 0 && asprintf(&composed, "@%d%s%s", in->profile, in->options ? " " : "",
                                          in->options ?: "") < 0)

@@ -3,6 +3,7 @@
  * @file
  * Virtual PCRs with OpenSSL's digests.
  */
+#include <assert.h>
 #include <errno.h>
 #include <openssl/evp.h>
 #include <string.h>
@@ -35,6 +36,8 @@ const char *pcr_bank_name(PcrBank b) {
 }
 
 int pcr_bank_from_name(const char *name) {
+        assert(name);
+
         for (PcrBank b = 0; b < _PCR_BANK_MAX; b++)
                 if (strcasecmp(banks[b].name, name) == 0)
                         return (int) b;
@@ -60,6 +63,9 @@ int pcr_event_digest(const MeasureEvent *e, PcrBank b, uint8_t *ret) {
         _cleanup_(md_ctx_freep) EVP_MD_CTX *c = EVP_MD_CTX_new();
         static const uint8_t zeros[4096];
 
+        assert(e);
+        assert(ret);
+
         if (!c || EVP_DigestInit_ex(c, bank_md(b), NULL) != 1 || EVP_DigestUpdate(c, e->data, e->size) != 1)
                 return -EIO;
         /* a section longer in memory than in the file: the firmware fills the rest with zeros */
@@ -76,6 +82,9 @@ int pcr_extend_digest(PcrSet *s, unsigned pcr, PcrBank b, const uint8_t *digest)
         _cleanup_(md_ctx_freep) EVP_MD_CTX *c = EVP_MD_CTX_new();
         size_t n = pcr_bank_digest_size(b);
 
+        assert(s);
+        assert(digest);
+
         if (pcr >= PCR_COUNT)
                 return -ERANGE;
         if (!c || EVP_DigestInit_ex(c, bank_md(b), NULL) != 1 || EVP_DigestUpdate(c, s->value[pcr][b], n) != 1 ||
@@ -88,6 +97,9 @@ int pcr_extend_digest(PcrSet *s, unsigned pcr, PcrBank b, const uint8_t *digest)
 int pcr_extend_event(PcrSet *s, const MeasureEvent *e) {
         uint8_t digest[PCR_DIGEST_MAX];
         int r;
+
+        assert(s);
+        assert(e);
 
         for (PcrBank b = 0; b < _PCR_BANK_MAX; b++) {
                 r = pcr_event_digest(e, b, digest);
@@ -103,6 +115,9 @@ int pcr_extend_event(PcrSet *s, const MeasureEvent *e) {
 const char *pcr_hex(const PcrSet *s, unsigned pcr, PcrBank b, char *buf) {
         static const char hex[] = "0123456789abcdef";
         size_t n = pcr_bank_digest_size(b);
+
+        assert(s);
+        assert(buf);
 
         for (size_t i = 0; i < n; i++) {
                 buf[2 * i] = hex[s->value[pcr][b][i] >> 4];

@@ -3,6 +3,7 @@
  * @file
  * PE images written, signed with sbsign when asked.
  */
+#include <assert.h>
 #include <errno.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -51,6 +52,9 @@ static int tmp_beside(const char *path, char **ret) {
 int pe_write_signed(const char *output, const void *data, size_t size, const char *key, const char *cert) {
         _cleanup_free_ char *in = NULL, *out = NULL;
         int r;
+
+        assert(output);
+        assert(data || size == 0);
 
         if (!key) {
                 r = write_file_atomic(output, data, size, 0644);

@@ -3,6 +3,7 @@
  * @file
  * Appending sections to a PE32+ image.
  */
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
@@ -33,6 +34,8 @@ uint32_t pe_checksum(const void *image, size_t size, size_t checksum_offset) {
         const uint8_t *p = image;
         uint64_t sum = 0;
 
+        assert(image || size == 0);
+
         for (size_t i = 0; i < size; i += 2) {
                 uint32_t w;
                 if (i >= checksum_offset && i < checksum_offset + 4)
@@ -53,6 +56,11 @@ int pe_append_sections(const void *image, size_t size, const PeNewSection *secti
         PeHeaders h;
         uint8_t *out;
         int r;
+
+        assert(image || size == 0);
+        assert(sections || n == 0);
+        assert(ret);
+        assert(ret_size);
 
         r = pe_parse_headers(image, size, &h);
         if (r < 0 || !h.pe32plus)

@@ -3,6 +3,7 @@
  * @file
  * Reading and replaying the TPM event log.
  */
+#include <assert.h>
 #include <errno.h>
 #include <openssl/x509.h>
 #include <stdio.h>
@@ -114,6 +115,8 @@ int tpm_log_parse(const void *log, size_t size, tpm_log_event_cb cb, void *userd
         Algorithms algs = {};
         int k;
 
+        assert(log || size == 0);
+
         k = read_header(&r, &algs);
         if (k < 0)
                 return k;
@@ -163,6 +166,10 @@ static int replay_event(const TpmLogEvent *e, void *userdata) {
 int tpm_log_replay(const void *log, size_t size, PcrSet *s, unsigned *ret_banks) {
         Replay rp = { .pcrs = s };
         int r;
+
+        assert(log || size == 0);
+        assert(s);
+        assert(ret_banks);
 
         memset(s, 0, sizeof *s);
         r = tpm_log_parse(log, size, replay_event, &rp);
@@ -273,6 +280,8 @@ static char *describe_raw(const TpmLogEvent *e) {
 /* The event data is the firmware's and the ESP's: no byte of it reaches a terminal unescaped. */
 char *tpm_log_event_describe(const TpmLogEvent *e) {
         _cleanup_free_ char *raw = describe_raw(e);
+
+        assert(e);
 
         return raw ? escape_cc(raw) : NULL;
 }

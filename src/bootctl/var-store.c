@@ -3,6 +3,7 @@
  * @file
  * EFI variables through efivarfs or an OVMF variable store file.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,8 @@
 int target_open(Target *t, const char *vars_path, const char *vendor) {
         int r;
 
+        assert(t);
+
         *t = (Target) { .vars_path = vars_path, .vendor = vendor };
         r = efi_guid_from_string(vendor, t->guid);
         if (r < 0)
@@ -32,6 +35,11 @@ int target_open(Target *t, const char *vars_path, const char *vendor) {
 }
 
 int target_get(Target *t, const char *name, void **ret, size_t *ret_size) {
+        assert(t);
+        assert(name);
+        assert(ret);
+        assert(ret_size);
+
         if (t->vars) {
                 const uint8_t *d;
                 size_t n;
@@ -49,10 +57,18 @@ int target_get(Target *t, const char *name, void **ret, size_t *ret_size) {
 }
 
 int target_set(Target *t, const char *name, const void *data, size_t size) {
+        assert(t);
+        assert(name);
+        assert(data || size == 0);
+
         return target_set_attributes(t, name, PERSISTENT, data, size);
 }
 
 int target_set_attributes(Target *t, const char *name, uint32_t attributes, const void *data, size_t size) {
+        assert(t);
+        assert(name);
+        assert(data || size == 0);
+
         if (t->vars) {
                 int r = ovmf_vars_set((uint8_t *) t->vars, t->vars_size, name, t->guid, attributes, data, size);
                 if (r == -EBADMSG)
@@ -66,6 +82,8 @@ int target_set_attributes(Target *t, const char *name, uint32_t attributes, cons
 
 int target_close(Target *t) {
         int r = 0;
+
+        assert(t);
 
         if (t->vars) {
                 /* QEMU's NVRAM is often 0600 and owned by its user: keep both (and a symlink). */

@@ -4,6 +4,7 @@
  * urlbootctl build-manager: append .entries ("ID.conf=BODY" records, NUL-separated, the same form as
  * SMBIOS io.systemd.boot.entries-extra strings) and .loader (loader.conf text) to urlbootx64.efi.
  */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -214,6 +215,8 @@ int verb_build_manager(int argc, char *argv[], const void *data) {
         _cleanup_(args_done) BuildManagerArgs a = {};
         _cleanup_(inputs_done) ManagerInputs in = {};
         int r;
+
+        assert(argv);
 
         r = parse_args(argc, argv, &a);
         if (r != 0)

@@ -3,6 +3,7 @@
  * @file
  * urlbootctl build-uki: a UKI from a stub, a kernel, initrds, a command line and os-release.
  */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -286,6 +287,8 @@ int verb_build_uki(int argc, char *argv[], const void *data) {
         size_t uki_size;
         char error[256];
         int r;
+
+        assert(argv);
 
         r = parse_args(argc, argv, &args);
         if (r != 0)

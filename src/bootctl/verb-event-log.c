@@ -4,6 +4,7 @@
  * urlbootctl event-log: the records of the TPM event log and the PCR values they replay to, checked
  * against the TPM's own values (/sys/class/tpm/tpm0/pcr-BANK/N) when they can be read.
  */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -174,6 +175,8 @@ int verb_event_log(int argc, char *argv[], const void *data) {
         unsigned banks;
         size_t size;
         int r, differ;
+
+        assert(argv);
 
         r = parse_argv(argc, argv, &a);
         if (r <= 0)

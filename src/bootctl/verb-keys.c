@@ -5,6 +5,7 @@
  * the CA list the firmware's HTTPS boot trusts (tls-ca), written into an OVMF variable store, or as the
  * signature list file QEMU hands the firmware (-fw_cfg name=etc/edk2/https/cacerts,file=...).
  */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -133,6 +134,8 @@ int verb_enroll_mok(int argc, char *argv[], const void *data) {
         _cleanup_(keys_args_done) KeysArgs a = {};
         int r;
 
+        assert(argv);
+
         r = parse_args(argc, argv, &a, help_enroll_mok);
         if (r != 0)
                 return r < 0 ? r : 0;
@@ -165,6 +168,8 @@ static int write_esl_file(const char *path, const CertList *certs) {
 int verb_tls_ca(int argc, char *argv[], const void *data) {
         _cleanup_(keys_args_done) KeysArgs a = {};
         int r;
+
+        assert(argv);
 
         r = parse_args(argc, argv, &a, help_tls_ca);
         if (r != 0)

@@ -9,6 +9,7 @@
  * titles made unique and the default (LoaderEntryOneShot, LoaderEntryDefault, loader.conf) are the
  * boot manager's own code (src/fundamental/bls.c, bls-menu.c, loader-conf.c, smbios.c, pe-image.c).
  */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -359,6 +360,8 @@ int verb_list(int argc, char *argv[], const void *data) {
         bool json = false;
         List *l;
         int c, r;
+
+        assert(argv);
 
         optind = 0;
         while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)

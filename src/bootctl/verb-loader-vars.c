@@ -55,6 +55,8 @@ int verb_set_loader_variable(int argc, char *argv[], const void *data) {
 
         assert(argc > 0);
         assert(v);
+        assert(argv);
+        assert(data);
 
         optind = 0;
         while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)

@@ -7,6 +7,7 @@
  * the stub measures (src/fundamental: uki-measure.h, stub-measure.h, stub-sidecar.h), hashed here
  * with OpenSSL. systemd-measure predicts PCR 11 only.
  */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -367,6 +368,8 @@ int verb_measure(int argc, char *argv[], const void *data) {
         PredictInput in;
         size_t size = 0;
         int r;
+
+        assert(argv);
 
         r = parse_argv(argc, argv, &a);
         if (r <= 0)

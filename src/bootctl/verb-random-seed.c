@@ -7,6 +7,7 @@
  * (docs/measured-boot.md); the token alone is enough where the firmware has no RNG and Secure Boot is
  * off. --vars-file= writes the token into an OVMF variable store instead of the running firmware's.
  */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -97,6 +98,8 @@ int verb_random_seed(int argc, char *argv[], const void *data) {
         };
         const char *esp = NULL, *vars = NULL;
         int c, r;
+
+        assert(argv);
 
         optind = 0;
         while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)

@@ -5,6 +5,7 @@
  * manager's UrlbootRollout variable), the one running and why (UrlbootRolloutChoice), blessing it once
  * the system reached boot-complete.target, and forgetting a version's state by hand.
  */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -241,6 +242,8 @@ int verb_rollout(int argc, char *argv[], const void *data) {
         bool all = false;
         Target t;
         int r, q;
+
+        assert(argv);
 
         r = parse_args(argc, argv, &a, &all);
         if (r != 0)

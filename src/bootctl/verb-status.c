@@ -6,6 +6,7 @@
  * The labels are systemd bootctl's, so both tools read alike; the "Net Boot URL" lines are what
  * bootctl 252 predates.
  */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -304,6 +305,8 @@ int verb_status(int argc, char *argv[], const void *data) {
         };
         bool json = false;
         int c;
+
+        assert(argv);
 
         optind = 0;
         while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)

@@ -6,6 +6,7 @@
  * Written through efivarfs (NV|BS|RT, global vendor), or with --vars-file= into an OVMF variable
  * store file, so a virtual machine can be told offline to boot from a URL.
  */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -162,6 +163,8 @@ int verb_add_uri(int argc, char *argv[], const void *data) {
         char name[16];
         int r;
 
+        assert(argv);
+
         r = parse_uri_args(argc, argv, &a, &url);
         if (r != 0)
                 return r > 0 ? 0 : r;
@@ -223,6 +226,8 @@ int verb_remove_uri(int argc, char *argv[], const void *data) {
         const char *what;
         Target t;
         int r, removed = 0;
+
+        assert(argv);
 
         r = parse_uri_args(argc, argv, &a, &what);
         if (r != 0)
