@@ -3,6 +3,7 @@
  * @file
  * The client side of Varlink.
  */
+#include <assert.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -18,6 +19,9 @@ int varlink_client_connect(VarlinkClient *c, const char *address) {
         struct sockaddr_un sa = { .sun_family = AF_UNIX };
         const char *path = startswith(address, "unix:") ?: address;
         int fd;
+
+        assert(c);
+        assert(address);
 
         *c = (VarlinkClient) { .conn.fd = -1 };
         if (strlen(path) >= sizeof(sa.sun_path))
@@ -46,12 +50,17 @@ static void client_drop_current(VarlinkClient *c) {
 }
 
 void varlink_client_done(VarlinkClient *c) {
+        assert(c);
+
         client_drop_current(c);
         varlink_connection_done(&c->conn);
 }
 
 int varlink_client_send(VarlinkClient *c, const char *method, struct json_object *parameters, VarlinkCallFlags flags) {
         _cleanup_free_ char *text = varlink_call_format(method, parameters, flags);
+
+        assert(c);
+        assert(method);
 
         if (!text)
                 return -ENOMEM;
@@ -64,6 +73,9 @@ int varlink_client_send(VarlinkClient *c, const char *method, struct json_object
 int varlink_client_read(VarlinkClient *c, uint64_t timeout_usec, VarlinkReply *ret) {
         struct json_object *msg = NULL;
         int r;
+
+        assert(c);
+        assert(ret);
 
         client_drop_current(c);
         r = varlink_connection_read(&c->conn, timeout_usec, &msg);
@@ -86,6 +98,10 @@ int varlink_client_read(VarlinkClient *c, uint64_t timeout_usec, VarlinkReply *r
 int varlink_client_call(VarlinkClient *c, const char *method, struct json_object *parameters, uint64_t timeout_usec,
                         VarlinkReply *ret) {
         int r;
+
+        assert(c);
+        assert(method);
+        assert(ret);
 
         r = varlink_client_send(c, method, parameters, 0);
         if (r < 0)

@@ -3,6 +3,7 @@
  * @file
  * One Varlink connection: blocking reads and writes of whole messages.
  */
+#include <assert.h>
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
@@ -18,12 +19,16 @@
 #define VARLINK_READ_SIZE (64U * 1024U)
 
 void varlink_connection_init(VarlinkConnection *c, int fd, size_t max) {
+        assert(c);
+
         c->fd = fd;
         c->duplicate_parameter = NULL;
         varlink_frame_init(&c->input, max);
 }
 
 void varlink_connection_done(VarlinkConnection *c) {
+        assert(c);
+
         if (c->fd >= 0)
                 (void) close(c->fd);
         c->fd = -1;
@@ -92,6 +97,9 @@ static int connection_fill(VarlinkConnection *c, uint64_t deadline) {
 int varlink_connection_read(VarlinkConnection *c, uint64_t timeout_usec, struct json_object **ret) {
         uint64_t deadline = deadline_after(timeout_usec);
 
+        assert(c);
+        assert(ret);
+
         for (;;) {
                 char *text;
                 size_t len;
@@ -145,6 +153,9 @@ static int send_all(int fd, const char *p, size_t n) {
 
 int varlink_connection_send(VarlinkConnection *c, const char *text, size_t len) {
         int r;
+
+        assert(c);
+        assert(text || len == 0);
 
         r = send_all(c->fd, text, len);
         if (r < 0)

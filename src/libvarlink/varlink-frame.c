@@ -3,6 +3,7 @@
  * @file
  * Varlink framing: a byte stream cut into NUL-terminated messages.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,10 +11,14 @@
 #include "varlink-frame.h"
 
 void varlink_frame_init(VarlinkFrame *f, size_t max) {
+        assert(f);
+
         *f = (VarlinkFrame) { .max = max > 0 ? max : VARLINK_BUFFER_MAX };
 }
 
 void varlink_frame_done(VarlinkFrame *f) {
+        assert(f);
+
         if (f->buf) {
                 explicit_bzero(f->buf, f->allocated);
                 free(f->buf);
@@ -24,6 +29,10 @@ void varlink_frame_done(VarlinkFrame *f) {
 int varlink_frame_next(VarlinkFrame *f, char **ret, size_t *ret_len) {
         size_t pending = f->end - f->start;
         char *nul;
+
+        assert(f);
+        assert(ret);
+        assert(ret_len);
 
         if (pending == 0)
                 return 0;
@@ -81,6 +90,10 @@ int varlink_frame_reserve(VarlinkFrame *f, size_t want, char **ret, size_t *ret_
         size_t room;
         int r;
 
+        assert(f);
+        assert(ret);
+        assert(ret_len);
+
         frame_compact(f);
         if (f->end >= f->max)
                 return -EMSGSIZE;
@@ -101,11 +114,16 @@ int varlink_frame_reserve(VarlinkFrame *f, size_t want, char **ret, size_t *ret_
 }
 
 void varlink_frame_commit(VarlinkFrame *f, size_t n) {
+        assert(f);
+
         f->end += n;
 }
 
 int varlink_frame_feed(VarlinkFrame *f, const void *data, size_t n) {
         const char *p = data;
+
+        assert(f);
+        assert(data || n == 0);
 
         while (n > 0) {
                 char *dst;

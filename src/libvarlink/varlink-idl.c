@@ -3,6 +3,7 @@
  * @file
  * Varlink interface definitions: IDL text and parameter checks.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,8 @@ char *varlink_idl_format_full(const VarlinkInterface *iface, bool comments) {
         size_t size = 0;
         FILE *out;
 
+        assert(iface);
+
         out = open_memstream(&text, &size);
         if (!out)
                 return NULL;
@@ -94,10 +97,15 @@ char *varlink_idl_format_full(const VarlinkInterface *iface, bool comments) {
 }
 
 char *varlink_idl_format(const VarlinkInterface *iface) {
+        assert(iface);
+
         return varlink_idl_format_full(iface, true);
 }
 
 const VarlinkSymbol *varlink_idl_find_symbol(const VarlinkInterface *iface, VarlinkSymbolType type, const char *name) {
+        assert(iface);
+        assert(name);
+
         for (const VarlinkSymbol *const *s = iface->symbols; *s; s++)
                 if ((*s)->type == type && streq((*s)->name, name))
                         return *s;
@@ -155,6 +163,10 @@ static bool field_is_valid(const VarlinkInterface *iface, const VarlinkField *f,
 
 int varlink_idl_validate_call(const VarlinkInterface *iface, const VarlinkSymbol *method,
                               struct json_object *parameters, bool more, const char **ret_bad_field) {
+        assert(iface);
+        assert(method);
+        assert(ret_bad_field);
+
         if (method->requires_more && !more)
                 return -EBADE;
 

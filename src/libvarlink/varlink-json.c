@@ -3,6 +3,7 @@
  * @file
  * JSON for Varlink messages, on json-c.
  */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -46,6 +47,9 @@ int varlink_json_parse(const char *text, size_t len, struct json_object **ret) {
         struct json_object *o;
         enum json_tokener_error e;
         size_t used;
+
+        assert(text || len == 0);
+        assert(ret);
 
         if (len > INT32_MAX || !text_is_plain_json(text, len))
                 return -EBADMSG;
@@ -137,6 +141,8 @@ static bool double_is_integral(double d) {
 }
 
 int varlink_json_get_uint64(struct json_object *o, uint64_t *ret) {
+        assert(ret);
+
         switch (json_object_get_type(o)) {
         case json_type_int:
                 /* json-c stores big positive numbers unsigned, the rest signed. */
@@ -202,6 +208,9 @@ static bool secret_text_reserve(SecretText *t, size_t add) {
 }
 
 void secret_text_append(SecretText *t, const char *s, size_t n) {
+        assert(t);
+        assert(s || n == 0);
+
         if (!secret_text_reserve(t, n))
                 return;
         memcpy(t->data + t->len, s, n);
@@ -210,6 +219,9 @@ void secret_text_append(SecretText *t, const char *s, size_t n) {
 }
 
 void secret_text_append_json_string(SecretText *t, const char *s) {
+        assert(t);
+        assert(s);
+
         secret_text_append(t, "\"", 1);
         for (; *s; s++) {
                 unsigned char c = (unsigned char) *s;
@@ -229,6 +241,8 @@ void secret_text_append_json_string(SecretText *t, const char *s) {
 }
 
 void secret_text_done(SecretText *t) {
+        assert(t);
+
         if (t->data) {
                 explicit_bzero(t->data, t->allocated);
                 free(t->data);

@@ -3,6 +3,7 @@
  * @file
  * Varlink method calls and replies.
  */
+#include <assert.h>
 #include <errno.h>
 #include <string.h>
 
@@ -13,6 +14,8 @@
 /* json-c keeps only the last of duplicate keys, so "twice" cannot be seen here; the rest can. */
 int varlink_call_parse(struct json_object *msg, VarlinkCall *ret) {
         VarlinkCall c = {};
+
+        assert(ret);
 
         if (!json_object_is_type(msg, json_type_object))
                 return -EBADMSG;
@@ -45,6 +48,8 @@ int varlink_call_parse(struct json_object *msg, VarlinkCall *ret) {
 int varlink_reply_parse(struct json_object *msg, VarlinkReply *ret) {
         VarlinkReply r = {};
 
+        assert(ret);
+
         if (!json_object_is_type(msg, json_type_object))
                 return -EBADMSG;
 
@@ -74,6 +79,8 @@ int varlink_reply_parse(struct json_object *msg, VarlinkReply *ret) {
 
 char *varlink_call_format(const char *method, struct json_object *parameters, VarlinkCallFlags flags) {
         _cleanup_json_ struct json_object *o = json_object_new_object();
+
+        assert(method);
 
         if (!o)
                 return NULL;

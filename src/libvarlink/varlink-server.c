@@ -3,6 +3,7 @@
  * @file
  * The server side of Varlink.
  */
+#include <assert.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -47,20 +48,30 @@ static int link_send_message(VarlinkLink *l, const char *error, struct json_obje
 }
 
 int varlink_link_reply(VarlinkLink *l, struct json_object *parameters) {
+        assert(l);
+
         return link_send_message(l, NULL, parameters, false);
 }
 
 int varlink_link_notify(VarlinkLink *l, struct json_object *parameters) {
+        assert(l);
+
         if (!(l->flags & VARLINK_CALL_MORE))
                 return -EPROTO;
         return link_send_message(l, NULL, parameters, true);
 }
 
 int varlink_link_reply_text(VarlinkLink *l, const char *text, size_t len) {
+        assert(l);
+        assert(text || len == 0);
+
         return link_send(l, text, len, true);
 }
 
 int varlink_link_error(VarlinkLink *l, const char *error, struct json_object *parameters) {
+        assert(l);
+        assert(error);
+
         return link_send_message(l, error, parameters, false);
 }
 
@@ -74,12 +85,17 @@ static int link_error_with_string(VarlinkLink *l, const char *error, const char 
 }
 
 int varlink_link_error_invalid_parameter(VarlinkLink *l, const char *field) {
+        assert(l);
+        assert(field);
+
         return link_error_with_string(l, VARLINK_ERROR_INVALID_PARAMETER, "parameter", field);
 }
 
 int varlink_link_error_errno(VarlinkLink *l, int error) {
         _cleanup_json_ struct json_object *p = json_object_new_object();
         const char *name = varlink_errno_name(error);
+
+        assert(l);
 
         if (!p)
                 return -ENOMEM;
@@ -92,14 +108,20 @@ int varlink_link_error_errno(VarlinkLink *l, int error) {
 }
 
 void varlink_link_close(VarlinkLink *l) {
+        assert(l);
+
         l->closed = true;
 }
 
 int varlink_link_fd(const VarlinkLink *l) {
+        assert(l);
+
         return l->conn.fd;
 }
 
 const ProcessIdentity *varlink_link_peer(const VarlinkLink *l) {
+        assert(l);
+
         return &l->peer;
 }
 
@@ -248,6 +270,8 @@ int varlink_service_serve(const VarlinkService *s, int fd) {
         uint64_t timeout = s->message_timeout_usec > 0 ? s->message_timeout_usec : VARLINK_INFINITY;
         int r;
 
+        assert(s);
+
         varlink_connection_init(&l.conn, fd, s->buffer_max);
         /* Before the first byte is read: the caller cannot hand the socket on and leave first. */
         r = process_identity_from_socket(fd, !s->peer_without_pidfd, &l.peer);
@@ -296,6 +320,8 @@ static void on_stop_signal(int sig) {
 int varlink_service_listen(const VarlinkService *s, int listen_fd) {
         struct sigaction sa = { .sa_handler = on_stop_signal }, old_term, old_int;
 
+        assert(s);
+
         /* No SA_RESTART: accept() must return so the flag is seen. */
         (void) sigaction(SIGTERM, &sa, &old_term);
         (void) sigaction(SIGINT, &sa, &old_int);
@@ -330,6 +356,9 @@ int varlink_service_listen(const VarlinkService *s, int listen_fd) {
 int varlink_listen_unix(const char *path, mode_t mode, int *ret_fd) {
         struct sockaddr_un sa = { .sun_family = AF_UNIX };
         int fd;
+
+        assert(path);
+        assert(ret_fd);
 
         if (strlen(path) >= sizeof(sa.sun_path))
                 return -ENAMETOOLONG;

@@ -3,6 +3,7 @@
  * @file
  * The interfaces every systemd Varlink service implements.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,8 @@ const char *varlink_errno_name(int error) {
 }
 
 int varlink_errno_from_name(const char *name) {
+        assert(name);
+
         /* glibc names every errno below 134 (EHWPOISON is 133). */
         for (int e = 1; e < 200; e++) {
                 const char *n = strerrorname_np(e);
