@@ -3,6 +3,7 @@
  * @file
  * Project ID candidates: SipHash-2-4 by OpenSSL's EVP_MAC, keyed and fed as systemd v258 does.
  */
+#include <assert.h>
 #include <errno.h>
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
@@ -30,6 +31,10 @@ int siphash24(const void *data, size_t size, const uint8_t key[16], uint64_t *re
         };
         int r = -EIO;
 
+        assert(data || size == 0);
+        assert(key);
+        assert(ret);
+
         if (ctx && EVP_MAC_init(ctx, key, 16, params) == 1 && EVP_MAC_update(ctx, data, size) == 1 &&
             EVP_MAC_final(ctx, out, &out_size, sizeof out) == 1 && out_size == sizeof out) {
                 uint64_t h = 0;
@@ -49,6 +54,10 @@ int project_id_candidate(const char *cgroup, const char *type_name, uint32_t *re
         uint64_t h;
         int r;
 
+        assert(cgroup);
+        assert(type_name);
+        assert(ret);
+
         /* No terminating NUL in the hashed bytes (v258 hashes strlen() bytes). */
         if (asprintf(&input, "%s|%s", cgroup, type_name) < 0)
                 return -ENOMEM;
@@ -60,6 +69,8 @@ int project_id_candidate(const char *cgroup, const char *type_name, uint32_t *re
 }
 
 int project_id_random(uint32_t *ret) {
+        assert(ret);
+
         *ret = project_id_from_u64(random_u64_insecure());
         return 0;
 }

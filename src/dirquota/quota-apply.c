@@ -3,6 +3,7 @@
  * @file
  * The steps of v258's directory quotas (see quota-apply.h), over QuotaOps.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -117,6 +118,10 @@ static int set_project_exclusive(const QuotaOps *ops, int h, uint32_t id) {
 void quota_limits_compute(const QuotaLimit *limit, uint64_t frsize, uint64_t blocks, uint64_t files,
                           uint64_t *ret_block_limit, uint64_t *ret_inode_limit) {
         uint64_t bytes;
+
+        assert(limit);
+        assert(ret_block_limit);
+        assert(ret_inode_limit);
 
         if (limit->absolute == 0 || limit->scale == 0) {
                 /* 0 would mean "no limit" to quotactl(); 1 lets nothing in */
@@ -324,6 +329,12 @@ int quota_apply_directory(const QuotaOps *ops, const QuotaDirectory *dir, const 
                           const QuotaLimit *limit, QuotaTypeRun *run, QuotaReport *report, QuotaStep *ret_step) {
         int h, r;
 
+        assert(ops);
+        assert(limit);
+        assert(run);
+        assert(report);
+        assert(ret_step);
+
         *ret_step = QUOTA_STEP_GET_PROJECT;
         h = ops->open_dir(ops->userdata, dir);
         if (h < 0)
@@ -337,6 +348,10 @@ int quota_release_directory(const QuotaOps *ops, const QuotaDirectory *dir, cons
                             uint32_t recorded_id, bool keep_project_id, QuotaReport *report, QuotaStep *ret_step) {
         uint32_t id;
         int h, r;
+
+        assert(ops);
+        assert(report);
+        assert(ret_step);
 
         *ret_step = QUOTA_STEP_GET_PROJECT;
         h = ops->open_dir(ops->userdata, dir);
@@ -368,6 +383,12 @@ int quota_read_usage(const QuotaOps *ops, const QuotaDirectory *dir, uint32_t *r
         bool supported = false;
         uint32_t id = 0;
         int h, r;
+
+        assert(ops);
+        assert(dir);
+        assert(ret_id);
+        assert(ret);
+        assert(report);
 
         *ret_id = 0;
         *ret = (struct dqblk) {};

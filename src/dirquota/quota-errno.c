@@ -3,6 +3,7 @@
  * @file
  * The errno → action tables of directory quotas (test/data/quota-errno-cases.tsv lists them).
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 
@@ -82,6 +83,8 @@ const char *quota_step_to_string(QuotaStep s) {
 }
 
 int quota_step_from_string(const char *s) {
+        assert(s);
+
         return lookup(step_names, _QUOTA_STEP_MAX, s);
 }
 
@@ -90,5 +93,7 @@ const char *quota_action_to_string(QuotaAction a) {
 }
 
 int quota_action_from_string(const char *s) {
+        assert(s);
+
         return lookup(action_names, _QUOTA_ACTION_MAX, s);
 }

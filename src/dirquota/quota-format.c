@@ -3,6 +3,7 @@
  * @file
  * systemctl's way of writing sizes and the directory quota status lines.
  */
+#include <assert.h>
 #include <inttypes.h>
 
 #include "macro.h"
@@ -21,6 +22,8 @@ const char *quota_format_bytes(char buf[static QUOTA_FORMAT_BYTES_MAX], uint64_t
                 { "K", UINT64_C(1) << 10 },
         };
         const size_t n = ELEMENTSOF(units);
+
+        assert(buf);
 
         if (bytes == UINT64_MAX)
                 return NULL;
@@ -46,6 +49,9 @@ const char *quota_format_bytes(char buf[static QUOTA_FORMAT_BYTES_MAX], uint64_t
 
 void quota_print_status_line(FILE *f, const char *type_name, uint64_t usage, uint64_t limit) {
         char a[QUOTA_FORMAT_BYTES_MAX], b[QUOTA_FORMAT_BYTES_MAX];
+
+        assert(f);
+        assert(type_name);
 
         if (usage == UINT64_MAX)
                 return;

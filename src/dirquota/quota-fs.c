@@ -3,6 +3,7 @@
  * @file
  * Project IDs and project quota records on a real file system (ext4 with "project", XFS).
  */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -145,6 +146,8 @@ int quota_fs_quotactl(int fd, int cmd, uint32_t project_id, struct dqblk *dq) {
 int quota_fs_parent_statvfs(int fd, uint32_t *ret_parent_xflags, struct statvfs *ret) {
         _cleanup_close_ int parent = openat(fd, "..", O_RDONLY | O_CLOEXEC | O_DIRECTORY);
         int r;
+
+        assert(ret);
 
         if (parent < 0)
                 return -errno;

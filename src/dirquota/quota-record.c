@@ -92,6 +92,7 @@ int quota_record_load(const char *dir, const char *unit, QuotaRecord *ret) {
 
         assert(dir);
         assert(ret);
+        assert(unit);
 
         *ret = (QuotaRecord) {};
         r = record_path(dir, unit, &path);
@@ -112,6 +113,7 @@ int quota_record_save(const char *dir, const char *unit, const QuotaRecord *rec)
 
         assert(dir);
         assert(rec);
+        assert(unit);
 
         r = record_path(dir, unit, &path);
         if (r < 0)

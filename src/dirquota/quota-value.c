@@ -4,6 +4,7 @@
  * Reading …DirectoryQuota= values with the exact rules of systemd v258 (sizes as parse_size() with base
  * 1024, shares as parse_permyriad()), so a unit means the same to urlboot on 252 as to systemd on 258.
  */
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -59,6 +60,9 @@ int quota_parse_size(const char *s, uint64_t *ret) {
         size_t first_suffix = 0;
         const char *p = s;
         int r;
+
+        assert(s);
+        assert(ret);
 
         do {
                 unsigned long long whole, term, factor;
@@ -181,6 +185,8 @@ static int parse_scaled(const char *s, const char *symbol, int max_places) {
 int quota_parse_permyriad(const char *s) {
         int v;
 
+        assert(s);
+
         if (endswith(s, "‱"))
                 v = parse_scaled(s, "‱", 0);
         else if (endswith(s, "‰"))
@@ -201,6 +207,8 @@ uint32_t quota_scale_from_permyriad(int permyriad) {
 int quota_limit_parse(const char *value, QuotaLimit *q) {
         uint64_t bytes;
         int r;
+
+        assert(q);
 
         if (isempty(value) || streq(value, "off")) {
                 /* accounting is a setting of its own and stays */

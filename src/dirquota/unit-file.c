@@ -3,6 +3,7 @@
  * @file
  * A reader for the unit file syntax, line by line as systemd's config_parse() goes.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -30,6 +31,8 @@ static char *strip(char *s) {
 
 bool unit_file_line_continues(const char *s) {
         bool escaped = false;
+
+        assert(s);
 
         for (; *s; s++)
                 escaped = !escaped && *s == '\\';
@@ -81,6 +84,8 @@ int unit_file_parse_text(const char *text, size_t size, unit_file_assignment_t c
         unsigned line = 0, start_line = 0;
         const char *s = text, *end = text + size;
         int r = 0;
+
+        assert(text || size == 0);
 
         if (size >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
                 s += 3;
@@ -143,6 +148,8 @@ int unit_file_parse(const char *path, unit_file_assignment_t cb, void *userdata)
         _cleanup_free_ char *text = NULL;
         size_t size;
         int r;
+
+        assert(path);
 
         r = read_full_file(path, UNIT_FILE_SIZE_MAX, &text, &size);
         if (r < 0)

@@ -3,6 +3,7 @@
  * @file
  * Reading a service's properties from the system manager with sd-bus.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,8 @@ static const char *const unit_suffixes[] = {
 char *unit_name_mangle_service(const char *name) {
         char *s;
 
+        assert(name);
+
         for (size_t i = 0; i < ELEMENTSOF(unit_suffixes); i++)
                 if (endswith(name, unit_suffixes[i]))
                         return strdup(name);
@@ -37,6 +40,10 @@ int unit_info_load(sd_bus *bus, const char *unit, UnitInfo *ret, sd_bus_error *e
         UnitInfo i = {};
         const char *path;
         int r, dynamic_user = 0;
+
+        assert(bus);
+        assert(unit);
+        assert(ret);
 
         r = sd_bus_call_method(bus, SYSTEMD_DEST, "/org/freedesktop/systemd1", SYSTEMD_DEST ".Manager",
                                "LoadUnit", error, &reply, "s", unit);
@@ -84,6 +91,8 @@ int unit_info_load(sd_bus *bus, const char *unit, UnitInfo *ret, sd_bus_error *e
 }
 
 void unit_info_done(UnitInfo *i) {
+        assert(i);
+
         free(i->id);
         free(i->load_state);
         free(i->fragment_path);
@@ -98,6 +107,9 @@ void unit_info_done(UnitInfo *i) {
 int unit_info_cgroup_path(const UnitInfo *i, char **ret) {
         _cleanup_free_ char *path = NULL;
         const char *suffix;
+
+        assert(i);
+        assert(ret);
 
         if (!isempty(i->control_group)) {
                 *ret = strdup(i->control_group);

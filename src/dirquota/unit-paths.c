@@ -3,6 +3,7 @@
  * @file
  * The unit search path, fragments and drop-ins, as systemd 252 resolves them.
  */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -33,6 +34,8 @@ int unit_search_path(char ***ret) {
         _cleanup_strv_free_ char **l = NULL;
         const char *env = getenv("URLBOOT_UNIT_PATH");
         int r;
+
+        assert(ret);
 
         if (env) {
                 for (const char *p = env; *p;) {
@@ -104,6 +107,8 @@ static char *join2(const char *a, const char *b) {
 int unit_names_collect(char *const *search_path, char ***ret) {
         _cleanup_strv_free_ char **names = NULL;
         int r;
+
+        assert(ret);
 
         STRV_FOREACH(dir, search_path) {
                 DIR *d = opendir(*dir);
@@ -182,6 +187,9 @@ int unit_fragment_find(char *const *search_path, const char *name, char **ret_pa
         _cleanup_free_ char *tmpl = template_of(name);
         int r;
 
+        assert(name);
+        assert(ret_path);
+
         STRV_FOREACH(dir, search_path) {
                 r = check_fragment(*dir, name, ret_path);
                 if (r != 0)
@@ -251,6 +259,9 @@ static bool basename_seen(char **files, const char *name) {
 int unit_dropins_find(char *const *search_path, const char *name, char ***ret) {
         _cleanup_strv_free_ char **dirs = NULL, **files = NULL;
         int r;
+
+        assert(name);
+        assert(ret);
 
         r = dropin_dir_names(name, &dirs);
         if (r < 0)

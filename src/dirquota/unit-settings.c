@@ -3,6 +3,7 @@
  * @file
  * The [Service] keys that matter for directory quotas, interpreted as systemd does.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,16 +124,25 @@ static int on_assignment(const char *section, const char *key, const char *value
 int unit_settings_add_text(UnitSettings *s, const char *name, const char *text, size_t size) {
         Reader rd = { .settings = s, .name = name };
 
+        assert(s);
+        assert(name);
+        assert(text || size == 0);
+
         return unit_file_parse_text(text, size, on_assignment, &rd);
 }
 
 int unit_settings_add_file(UnitSettings *s, const char *path) {
         Reader rd = { .settings = s, .name = path };
 
+        assert(s);
+        assert(path);
+
         return unit_file_parse(path, on_assignment, &rd);
 }
 
 bool unit_settings_want_quota(const UnitSettings *s) {
+        assert(s);
+
         for (QuotaDirType t = 0; t < _QUOTA_DIR_TYPE_MAX; t++)
                 if (s->limits[t].enforce || s->limits[t].accounting)
                         return true;
@@ -140,6 +150,8 @@ bool unit_settings_want_quota(const UnitSettings *s) {
 }
 
 void unit_settings_done(UnitSettings *s) {
+        assert(s);
+
         for (QuotaDirType t = 0; t < _QUOTA_DIR_TYPE_MAX; t++)
                 s->directories[t] = strv_free(s->directories[t]);
         for (UnitExecList l = 0; l < _UNIT_EXEC_LIST_MAX; l++)
