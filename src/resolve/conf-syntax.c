@@ -3,6 +3,7 @@
  * @file
  * systemd's configuration file syntax, as v258's config_parse() reads it.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -103,6 +104,8 @@ static int utf8_one(const unsigned char *s) {
 }
 
 int conf_utf8_is_valid(const char *s) {
+        assert(s);
+
         for (const unsigned char *p = (const unsigned char *) s; *p;) {
                 int n = utf8_one(p);
 
@@ -234,6 +237,10 @@ int conf_syntax_parse(const char *text, size_t size, const char *const *sections
         unsigned line = 0;
         int r = 0;
 
+        assert(text || size == 0);
+        assert(sections);
+        assert(handler);
+
         for (;;) {
                 _cleanup_free_ char *buf = NULL;
                 size_t start, len;
@@ -310,6 +317,9 @@ int conf_extract_word(const char **p, char **ret) {
         _cleanup_free_ char *word = NULL;
         const char *s = *p;
         size_t n = 0;
+
+        assert(p);
+        assert(ret);
 
         if (!s) {
                 *ret = NULL;

@@ -3,6 +3,7 @@
  * @file
  * The answers the companion makes itself.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +83,10 @@ int dns_answer_refused(const DnsQueryInfo *q, const char *nsid, uint8_t **ret, s
         ldns_pkt *p = answer_new(q, LDNS_RCODE_REFUSED, STUB_ADVERTISE_DATAGRAM_SIZE_MAX);
         int r;
 
+        assert(q);
+        assert(ret);
+        assert(ret_size);
+
         if (!p)
                 return -ENOMEM;
         if (q->has_opt && q->nsid_requested && nsid) {
@@ -99,6 +104,10 @@ int dns_answer_refused(const DnsQueryInfo *q, const char *nsid, uint8_t **ret, s
 int dns_answer_nodata(const DnsQueryInfo *q, uint8_t **ret, size_t *ret_size) {
         ldns_pkt *p = answer_new(q, LDNS_RCODE_NOERROR, FILTER_ADVERTISE_DATAGRAM_SIZE);
         int r;
+
+        assert(q);
+        assert(ret);
+        assert(ret_size);
 
         if (!p)
                 return -ENOMEM;

@@ -3,6 +3,7 @@
  * @file
  * Judging an incoming DNS query the way v258's stub does before it resolves anything.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,6 +167,9 @@ int dns_query_inspect(const uint8_t *wire, size_t size, DnsQueryInfo *ret) {
         bool malformed;
         uint16_t qtype;
 
+        assert(wire || size == 0);
+        assert(ret);
+
         if (!header_is_plain_query(wire, size))
                 return 0;
 
@@ -204,6 +208,8 @@ int dns_query_inspect(const uint8_t *wire, size_t size, DnsQueryInfo *ret) {
 }
 
 void dns_query_info_done(DnsQueryInfo *q) {
+        assert(q);
+
         ldns_rr_free(q->question);
         q->question = NULL;
 }
@@ -226,6 +232,8 @@ static char *question_key(const ldns_rr *question) {
 }
 
 char *dns_query_info_key(const DnsQueryInfo *q) {
+        assert(q);
+
         return question_key(q->question);
 }
 
@@ -248,6 +256,9 @@ int dns_reply_inspect(const uint8_t *wire, size_t size, DnsReplyInfo *ret) {
         uint32_t ttl = UINT32_MAX;
         ldns_rr *question = NULL;
         int rcode;
+
+        assert(wire || size == 0);
+        assert(ret);
 
         if (size < LDNS_HEADER_SIZE || !LDNS_QR_WIRE(wire))
                 return -EBADMSG;
@@ -296,11 +307,16 @@ int dns_reply_inspect(const uint8_t *wire, size_t size, DnsReplyInfo *ret) {
 }
 
 void dns_reply_info_done(DnsReplyInfo *r) {
+        assert(r);
+
         ldns_rr_free(r->question);
         r->question = NULL;
 }
 
 bool dns_reply_answers(const DnsReplyInfo *r, const DnsQueryInfo *q) {
+        assert(r);
+        assert(q);
+
         return r->question && ldns_rr_get_type(r->question) == q->qtype &&
                ldns_rr_get_class(r->question) == q->qclass &&
                ldns_dname_compare(ldns_rr_owner(r->question), ldns_rr_owner(q->question)) == 0;

@@ -3,6 +3,7 @@
  * @file
  * DNS record type names as systemd v258's resolved knows them.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,8 @@ static int parse_unsigned(const char *s, unsigned long *ret) {
 
 int dns_record_type_from_string(const char *s) {
         unsigned long v;
+
+        assert(s);
 
         for (size_t i = 0; i < ELEMENTSOF(record_types); i++)
                 if (strcasecmp(s, record_types[i].name) == 0)

@@ -3,6 +3,7 @@
  * @file
  * DNS over a TCP connection: messages with a two-byte length in front.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -92,6 +93,8 @@ static void touch(DnsStream *s) {
 }
 
 uint64_t dns_stream_last_activity(const DnsStream *s) {
+        assert(s);
+
         return s->last_activity;
 }
 
@@ -225,12 +228,21 @@ static int stream_setup(sd_event *e, int fd, bool connecting, uint64_t idle_usec
 
 int dns_stream_new(sd_event *e, int fd, uint64_t idle_usec, const DnsStreamHandler *h, void *userdata,
                    DnsStream **ret) {
+        assert(e);
+        assert(h);
+        assert(ret);
+
         return stream_setup(e, fd, false, idle_usec, h, userdata, ret);
 }
 
 int dns_stream_connect(sd_event *e, const SocketAddress *a, uint64_t idle_usec, const DnsStreamHandler *h,
                        void *userdata, DnsStream **ret) {
         int fd;
+
+        assert(e);
+        assert(a);
+        assert(h);
+        assert(ret);
 
         fd = socket(a->sa.sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
         if (fd < 0)
@@ -245,6 +257,9 @@ int dns_stream_connect(sd_event *e, const SocketAddress *a, uint64_t idle_usec, 
 }
 
 int dns_stream_write(DnsStream *s, const uint8_t *msg, size_t size) {
+        assert(s);
+        assert(msg || size == 0);
+
         if (s->closed)
                 return -ENOTCONN;
         if (size > 65535)

@@ -3,6 +3,7 @@
  * @file
  * The front stub: a DNS server on a loopback address of its own that /etc/resolv.conf points to.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,6 +283,12 @@ int front_stub_new(sd_event *e, Listeners *l, const FrontStubSettings *settings,
         FrontStub *s = calloc(1, sizeof(FrontStub));
         int r;
 
+        assert(e);
+        assert(l);
+        assert(settings);
+        assert(refused);
+        assert(ret);
+
         if (!s)
                 return -ENOMEM;
         s->event = sd_event_ref(e);
@@ -302,6 +309,9 @@ int front_stub_new(sd_event *e, Listeners *l, const FrontStubSettings *settings,
 }
 
 void front_stub_set_refused(FrontStub *s, const RefuseSet *refused) {
+        assert(s);
+        assert(refused);
+
         s->refused = *refused;
 }
 

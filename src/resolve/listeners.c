@@ -3,6 +3,7 @@
  * @file
  * The UDP and TCP sockets a DNS server of ours listens on.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/socket.h>
@@ -24,6 +25,8 @@ static int socket_type(int fd) {
 int listeners_from_activation(Listeners *ret) {
         Listeners l = { .udp_fd = -1, .tcp_fd = -1 };
         int n;
+
+        assert(ret);
 
         n = sd_listen_fds(true);
         if (n <= 0)
@@ -67,6 +70,9 @@ static int bind_one(const SocketAddress *a, int type) {
 int listeners_bind(const SocketAddress *a, Listeners *ret) {
         int udp, tcp;
 
+        assert(a);
+        assert(ret);
+
         udp = bind_one(a, SOCK_DGRAM);
         if (udp < 0)
                 return udp;
@@ -80,6 +86,8 @@ int listeners_bind(const SocketAddress *a, Listeners *ret) {
 }
 
 void listeners_close(Listeners *l) {
+        assert(l);
+
         if (l->udp_fd >= 0)
                 (void) close(l->udp_fd);
         if (l->tcp_fd >= 0)

@@ -3,6 +3,7 @@
  * @file
  * What the front stub and the upstream filter do with one query.
  */
+#include <assert.h>
 #include <errno.h>
 
 #include "dns-answer.h"
@@ -12,6 +13,10 @@ int stub_verdict(const RefuseSet *refused, bool native, const uint8_t *query, si
                  uint8_t **ret_answer, size_t *ret_answer_size) {
         DnsQueryInfo q;
         int r;
+
+        assert(query || size == 0);
+        assert(ret_answer);
+        assert(ret_answer_size);
 
         r = dns_query_inspect(query, size, &q);
         if (r <= 0)
@@ -34,6 +39,11 @@ int filter_verdict(const RefuseSet *refused, bool native, const uint8_t *query, 
                    DnsQueryInfo *ret_info, uint8_t **ret_answer, size_t *ret_answer_size) {
         DnsQueryInfo q;
         int r;
+
+        assert(query || size == 0);
+        assert(ret_info);
+        assert(ret_answer);
+        assert(ret_answer_size);
 
         *ret_info = (DnsQueryInfo) {};
         r = dns_query_inspect(query, size, &q);

@@ -3,6 +3,7 @@
  * @file
  * RefuseRecordTypes= from resolved.conf and its drop-ins, read as systemd v258's resolved reads it.
  */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +27,8 @@ static const char *const conf_dirs[] = RESOLVED_CONF_DIRS;
 
 int refuse_record_types_apply(RefuseSet *set, const char *value, void (*warn)(const char *message, void *userdata),
                               void *userdata) {
+        assert(set);
+
         if (isempty(value)) {
                 refuse_set_clear(set);
                 return 0;
@@ -105,6 +108,10 @@ int refuse_config_parse_text(RefuseConfig *c, const char *name, const char *text
         };
         FileContext f = { .config = c, .name = name };
         int r;
+
+        assert(c);
+        assert(name);
+        assert(text || size == 0);
 
         r = conf_syntax_parse(text, size, sections, &handler, &f);
         if (f.error < 0)
@@ -296,6 +303,9 @@ int refuse_config_load(const char *root, RefuseConfig *ret) {
         RefuseConfig c = {};
         int r;
 
+        assert(root);
+        assert(ret);
+
         r = collect_dropins(root, &l);
         if (r < 0)
                 goto fail;
@@ -327,6 +337,8 @@ fail:
 }
 
 void refuse_config_done(RefuseConfig *c) {
+        assert(c);
+
         c->files = strv_free(c->files);
         c->diagnostics = strv_free(c->diagnostics);
         c->error_file = mfree(c->error_file);

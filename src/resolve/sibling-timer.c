@@ -3,6 +3,7 @@
  * @file
  * The sibling rule of v258's parallel A/AAAA lookups.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,8 @@ void sibling_table_free(SiblingTable *t) {
 }
 
 unsigned sibling_table_size(const SiblingTable *t) {
+        assert(t);
+
         return t->n;
 }
 
@@ -128,6 +131,9 @@ int sibling_query_started(SiblingTable *t, const char *key, uint16_t type, uint6
         Entry *e;
         Side *self, *other;
 
+        assert(t);
+        assert(key);
+
         if (!sibling_type_applies(type))
                 return 0;
         e = get(t, key, now);
@@ -155,6 +161,9 @@ int sibling_answered(SiblingTable *t, const char *key, uint16_t type, int rcode,
         Entry *e;
         Side *self, *other;
 
+        assert(t);
+        assert(key);
+
         if (!sibling_type_applies(type))
                 return 0;
         e = get(t, key, now);
@@ -181,6 +190,9 @@ int sibling_answered(SiblingTable *t, const char *key, uint16_t type, int rcode,
 void sibling_forget(SiblingTable *t, const char *key, uint16_t type) {
         Entry *e;
 
+        assert(t);
+        assert(key);
+
         if (!sibling_type_applies(type))
                 return;
         e = find(t, key);
@@ -193,6 +205,8 @@ void sibling_forget(SiblingTable *t, const char *key, uint16_t type) {
 uint64_t sibling_next_deadline(const SiblingTable *t) {
         uint64_t next = SIBLING_NEVER;
 
+        assert(t);
+
         for (unsigned i = 0; i < t->n; i++)
                 for (unsigned s = 0; s < 2; s++)
                         if (t->entries[i].side[s].outstanding)
@@ -202,6 +216,8 @@ uint64_t sibling_next_deadline(const SiblingTable *t) {
 
 void sibling_expire(SiblingTable *t, uint64_t now, void (*fire)(const char *key, uint16_t type, void *userdata),
                     void *userdata) {
+        assert(t);
+
         for (unsigned i = 0; i < t->n;) {
                 Entry *e = &t->entries[i];
 

@@ -4,6 +4,7 @@
  * DNS server addresses on the command line.
  */
 #include <arpa/inet.h>
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,9 @@ int socket_address_parse(const char *s, SocketAddress *ret) {
         const char *port = NULL, *colon;
         uint16_t p = 53;
         size_t n;
+
+        assert(s);
+        assert(ret);
 
         if (s[0] == '[') {
                 const char *close = strchr(s, ']');
@@ -77,6 +81,9 @@ int socket_address_parse(const char *s, SocketAddress *ret) {
 
 const char *socket_address_format(const SocketAddress *a, char *buf, size_t size) {
         char host[INET6_ADDRSTRLEN] = "?";
+
+        assert(a);
+        assert(buf || size == 0);
 
         if (a->sa.sa_family == AF_INET6) {
                 (void) inet_ntop(AF_INET6, &a->in6.sin6_addr, host, sizeof host);

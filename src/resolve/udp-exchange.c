@@ -3,6 +3,7 @@
  * @file
  * One DNS query over UDP to one server, on a socket of its own.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -73,6 +74,11 @@ int udp_exchange_start(sd_event *e, const SocketAddress *server, const uint8_t *
         UdpExchange *x;
         struct timespec ts;
         int r;
+
+        assert(e);
+        assert(server);
+        assert(query || size == 0);
+        assert(ret);
 
         if (size < 2)
                 return -EINVAL;

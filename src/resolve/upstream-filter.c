@@ -3,6 +3,7 @@
  * @file
  * The upstream filter: the DNS server resolved 252 uses, forwarding to the real ones.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -410,6 +411,12 @@ int upstream_filter_new(sd_event *e, Listeners *l, const UpstreamFilterSettings 
         UpstreamFilter *f;
         int r;
 
+        assert(e);
+        assert(l);
+        assert(settings);
+        assert(refused);
+        assert(ret);
+
         if (settings->n_upstreams == 0)
                 return -EINVAL;
         f = calloc(1, sizeof(UpstreamFilter));
@@ -442,6 +449,9 @@ int upstream_filter_new(sd_event *e, Listeners *l, const UpstreamFilterSettings 
 }
 
 void upstream_filter_set_refused(UpstreamFilter *f, const RefuseSet *refused) {
+        assert(f);
+        assert(refused);
+
         f->refused = *refused;
 }
 
