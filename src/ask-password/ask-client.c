@@ -3,6 +3,7 @@
  * @file
  * The client side of urlboot-ask-password.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +101,8 @@ int ask_client_run(const AskClientOptions *o) {
         VarlinkReply reply;
         struct json_object *list = NULL;
         int r;
+
+        assert(o);
 
         if (!p)
                 return log_oom(), EXIT_FAILURE;

@@ -3,6 +3,7 @@
  * @file
  * The classic password agent protocol.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -230,6 +231,9 @@ int ask_file_query(const AskQuestion *q, char ***ret) {
         sigset_t old_mask;
         int r;
 
+        assert(q);
+        assert(ret);
+
         r = mkdir_p(q->directory, 0755);
         if (r < 0)
                 return r;
@@ -269,6 +273,8 @@ finish:
 
 int ask_file_touch_directory(const char *directory) {
         int r = mkdir_p(directory, 0755);
+
+        assert(directory);
 
         if (r < 0)
                 return r;

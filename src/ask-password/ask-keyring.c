@@ -3,6 +3,7 @@
  * @file
  * The kernel keyring as password cache.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -85,6 +86,9 @@ int ask_keyring_read(const char *keyname, char ***ret) {
         key_serial_t serial;
         int r;
 
+        assert(keyname);
+        assert(ret);
+
         r = keyring_lookup(keyname, &serial, &l);
         /* Keyrings missing or forbidden (containers) are as good as an empty cache; EACCES is
          * kept: the key is there but not ours to read. */
@@ -105,6 +109,8 @@ int ask_keyring_push(const char *keyname, char *const *passwords) {
         char *data;
         size_t size;
         int r;
+
+        assert(keyname);
 
         if (timeout == 0 || passwords_count(passwords) == 0)
                 return 0;

@@ -3,6 +3,7 @@
  * @file
  * The parameters of one io.systemd.AskPassword.Ask call.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 #include "varlink-json.h"
 
 bool ask_text_is_safe(const char *s) {
+        assert(s);
+
         for (; *s; s++)
                 if ((unsigned char) *s < ' ' || strchr("\"'\\\x7f", *s))
                         return false;
@@ -83,6 +86,9 @@ int ask_request_parse(struct json_object *parameters, AskRequest *ret, const cha
                 .echo = ASK_ECHO_MASKED,
         };
 
+        assert(ret);
+        assert(ret_bad_field);
+
         if (parameters) {
                 json_object_object_foreach(parameters, key, v) {
                         int q;
@@ -122,6 +128,8 @@ int ask_request_parse(struct json_object *parameters, AskRequest *ret, const cha
 
 uint64_t ask_request_deadline(const AskRequest *r, uint64_t now_usec) {
         uint64_t relative;
+
+        assert(r);
 
         if (r->timeout_usec == 0 || r->until_usec == 0)
                 return 0;

@@ -3,6 +3,7 @@
  * @file
  * The io.systemd.AskPassword service.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,11 +158,15 @@ static VarlinkService service_for(const AskServiceConfig *config) {
 int ask_service_serve(const AskServiceConfig *config, int fd) {
         VarlinkService s = service_for(config);
 
+        assert(config);
+
         return varlink_service_serve(&s, fd);
 }
 
 int ask_service_listen(const AskServiceConfig *config, int listen_fd) {
         VarlinkService s = service_for(config);
+
+        assert(config);
 
         return varlink_service_listen(&s, listen_fd);
 }

@@ -3,6 +3,7 @@
  * @file
  * Lists of passwords that are wiped when freed.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,9 @@ int passwords_from_nulstr(const char *data, size_t size, char ***ret) {
         size_t start = 0;
         int r;
 
+        assert(data || size == 0);
+        assert(ret);
+
         if (!l)
                 return -ENOMEM;
         for (size_t i = 0; i <= size; i++) {
@@ -84,6 +88,10 @@ int passwords_to_nulstr(char *const *l, char **ret, size_t *ret_size) {
         size_t size = 0, n = passwords_count(l);
         char *p, *q;
 
+        assert(l);
+        assert(ret);
+        assert(ret_size);
+
         for (size_t i = 0; i < n; i++)
                 size += strlen(l[i]) + 1;
         p = malloc(size > 0 ? size : 1);
@@ -103,6 +111,8 @@ int passwords_to_nulstr(char *const *l, char **ret, size_t *ret_size) {
 }
 
 int passwords_merge(char ***l, char *const *add) {
+        assert(l);
+
         for (size_t i = 0; add && add[i]; i++) {
                 int r;
 
