@@ -3,6 +3,7 @@
  * @file
  * Forking into the namespaces of another process.
  */
+#include <assert.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -46,6 +47,9 @@ static void become_child(const char *name, int death_signal, pid_t parent) {
 int wait_for_child(pid_t pid, int *ret_code, int *ret_status) {
         siginfo_t si = {};
 
+        assert(ret_code);
+        assert(ret_status);
+
         while (waitid(P_PID, (id_t) pid, &si, WEXITED) < 0)
                 if (errno != EINTR)
                         return -errno;
@@ -67,6 +71,11 @@ int namespace_fork(const char *outer_name, const char *inner_name, const Process
         sigset_t all, saved;
         pid_t parent = getpid(), pid;
         int r;
+
+        assert(outer_name);
+        assert(inner_name);
+        assert(ns);
+        assert(ret_pid);
 
         fflush(NULL);
         /* Blocked across fork(), so a signal meant for the child cannot reach it before it has

@@ -3,6 +3,7 @@
  * @file
  * Naming a forked child.
  */
+#include <assert.h>
 #include <string.h>
 #include <sys/prctl.h>
 
@@ -25,6 +26,8 @@ void process_name_init(char **argv) {
 }
 
 void process_name_set(const char *name) {
+        assert(name);
+
         (void) prctl(PR_SET_NAME, name, 0, 0, 0);
 
         if (!cmdline_start || cmdline_size == 0)

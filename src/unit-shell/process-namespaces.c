@@ -3,6 +3,7 @@
  * @file
  * The namespaces and root directory of a running process.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -66,6 +67,8 @@ int process_namespaces_open(pid_t pid, const char *cgroup, ProcessNamespaces *re
         };
         int r;
 
+        assert(ret);
+
         if (pid <= 0)
                 return -EINVAL;
 
@@ -111,6 +114,8 @@ fail:
 void process_namespaces_close(ProcessNamespaces *ns) {
         int *fds[] = { &ns->pidfd, &ns->pid_ns, &ns->mnt_ns, &ns->net_ns, &ns->user_ns, &ns->root };
 
+        assert(ns);
+
         for (size_t i = 0; i < ELEMENTSOF(fds); i++)
                 if (*fds[i] >= 0)
                         (void) close(*fds[i]);
@@ -140,6 +145,8 @@ static int drop_supplementary_groups(void) {
 
 int process_namespaces_enter(const ProcessNamespaces *ns) {
         int user_ns = ns->user_ns, r;
+
+        assert(ns);
 
         if (user_ns >= 0) {
                 r = is_own_user_namespace(user_ns);

@@ -3,6 +3,7 @@
  * @file
  * Forwarding between our terminal and a pseudo terminal.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -128,6 +129,9 @@ static int on_winch(sd_event_source *s, const struct signalfd_siginfo *si, void 
 int pty_forward_new(sd_event *event, int master, PtyForward **ret) {
         PtyForward *f;
         int flags, r;
+
+        assert(event);
+        assert(ret);
 
         f = calloc(1, sizeof(*f));
         if (!f)

@@ -3,6 +3,7 @@
  * @file
  * Which settings of a service make its sandbox, and copying them.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +125,8 @@ const SandboxProperty sandbox_properties[] = {
 };
 
 const SandboxProperty *sandbox_property_find(const char *name) {
+        assert(name);
+
         for (const SandboxProperty *p = sandbox_properties; p->name; p++)
                 if (streq(p->name, name))
                         return p;
@@ -271,6 +274,10 @@ static int copy_one(sd_bus_message *m, sd_bus_message *reply, const char *name) 
 int sandbox_properties_copy(sd_bus_message *m, sd_bus_message *reply, bool *ret_runtime_dirs) {
         bool runtime_dirs = false;
         int r, n = 0;
+
+        assert(m);
+        assert(reply);
+        assert(ret_runtime_dirs);
 
         r = sd_bus_message_enter_container(reply, 'a', "{sv}");
         if (r < 0)

@@ -3,6 +3,7 @@
  * @file
  * A shell in a new sandbox built from a service's settings.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -518,6 +519,9 @@ int transient_shell_run(sd_bus *bus, const char *unit, char **command, ShellStdi
         char *bash[] = { (char *) "-bash", NULL }, *sh[] = { (char *) "-sh", NULL };
         _cleanup_free_ char *what = NULL;
         int r;
+
+        assert(bus);
+        assert(unit);
 
         if (!endswith(unit, ".service")) {
                 log_error("A new sandbox can be built from a service unit only, not from %s.", unit);

@@ -3,6 +3,7 @@
  * @file
  * Turning what a user typed into a unit name.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,8 @@ int unit_name_mangle(const char *name, const char *suffix, char **ret) {
         _cleanup_free_ char *s = NULL;
         int flags = 0, r;
         char *t;
+
+        assert(ret);
 
         if (isempty(name) || !unit_suffix_is_valid(suffix))
                 return -EINVAL;

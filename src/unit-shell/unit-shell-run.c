@@ -3,6 +3,7 @@
  * @file
  * A shell inside the sandbox of a running process.
  */
+#include <assert.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -55,6 +56,8 @@ int unit_shell_run(const char *unit, pid_t pid, const char *cgroup, char **comma
         ProcessNamespaces ns;
         pid_t child;
         int r, code, status;
+
+        assert(unit);
 
         /* A copy: naming the children overwrites our command line, where command points. */
         STRV_FOREACH(a, command)
