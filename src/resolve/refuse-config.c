@@ -303,7 +303,6 @@ int refuse_config_load(const char *root, RefuseConfig *ret) {
         RefuseConfig c = {};
         int r;
 
-        assert(root);
         assert(ret);
 
         r = collect_dropins(root, &l);

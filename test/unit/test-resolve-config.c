@@ -266,3 +266,11 @@ TEST(config_cases) {
         test_note("%d cases", c.count);
         ASSERT_TRUE(c.count >= 40);
 }
+
+TEST(no_root_means_the_system) {
+        /* urlboot-resolve without --root= passes NULL: the system's own files, whatever they say */
+        RefuseConfig config;
+
+        ASSERT_OK(refuse_config_load(NULL, &config));
+        refuse_config_done(&config);
+}
