@@ -103,8 +103,8 @@ static void log_directory_error(int r, const char *path, const char *what, Quota
                 log_error("Refusing %s: the name leads out of its prefix.", path);
                 break;
         case -EPERM:
-                log_error("Refusing %s: it belongs neither to root nor to the unit's user (the owner of its "
-                          "top directory).", path);
+                log_error("Refusing %s: the directories on the way to it belong to more than one user besides "
+                          "root (someone else's directory moved in?).", path);
                 break;
         default:
                 log_error_errno(r, "Failed to %s %s (%s): %m", what, path, quota_step_to_string(step));

@@ -412,31 +412,54 @@ int quota_read_usage(const QuotaOps *ops, const QuotaDirectory *dir, uint32_t *r
 
 /* The real file system: handles are directory fds. */
 
+/* Every directory from the top one below the prefix down to the unit's belongs to root or to one other
+ * user: the manager creates the leading directories of "a/b" as root's and gives the last to the unit's
+ * user (or the top one, whose contents the unit then owns). A second user on the way is a directory of
+ * someone else's moved in: nothing of a third one is touched. */
+static int check_owners(int prefix_fd, const char *name) {
+        uid_t owner = 0;
+
+        for (size_t n = strcspn(name, "/"); ; n += 1 + strcspn(name + n + 1, "/")) {
+                _cleanup_free_ char *part = strndup(name, n);
+                _cleanup_close_ int fd = -1;
+                struct stat st;
+
+                if (!part)
+                        return -ENOMEM;
+                fd = open_beneath(prefix_fd, part, O_PATH | O_DIRECTORY);
+                if (fd < 0)
+                        return fd;
+                if (fstat(fd, &st) < 0)
+                        return -errno;
+                if (st.st_uid != 0) {
+                        if (owner != 0 && st.st_uid != owner)
+                                return -EPERM;
+                        owner = st.st_uid;
+                }
+                if (!name[n])
+                        return 0;
+        }
+}
+
 static int linux_open_dir(void *userdata, const QuotaDirectory *dir) {
-        _cleanup_close_ int prefix_fd = -1, top_fd = -1, fd = -1;
-        _cleanup_free_ char *top = NULL;
-        struct stat st_top, st;
+        _cleanup_close_ int prefix_fd = -1, fd = -1;
+        struct stat st;
+        int r;
 
         /* The prefix is the manager's; below it, nothing is followed. */
         prefix_fd = open(dir->prefix, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (prefix_fd < 0)
                 return -errno;
-        top = strndup(dir->name, strcspn(dir->name, "/"));
-        if (!top)
-                return -ENOMEM;
-        top_fd = open_beneath(prefix_fd, top, O_RDONLY | O_DIRECTORY);
-        if (top_fd < 0)
-                return top_fd;
         fd = open_beneath(prefix_fd, dir->name, O_RDONLY | O_DIRECTORY);
         if (fd < 0)
                 return fd;
-        if (fstat(top_fd, &st_top) < 0 || fstat(fd, &st) < 0)
+        if (fstat(fd, &st) < 0)
                 return -errno;
-        /* The manager gave the top directory to the unit's user (or root's): nothing of a third one. */
         if (!S_ISDIR(st.st_mode))
                 return -ENOTDIR;
-        if (st.st_uid != 0 && st.st_uid != st_top.st_uid)
-                return -EPERM;
+        r = check_owners(prefix_fd, dir->name);
+        if (r < 0)
+                return r;
         return TAKE_FD(fd);
 }
 

@@ -200,6 +200,26 @@ TEST(a_directory_of_a_third_user_is_refused) {
         ASSERT_OK(apply_bar());
 }
 
+TEST(the_last_of_nested_directories_is_the_units) {
+        char path[PATH_MAX];
+
+        if (geteuid() != 0) {
+                test_note("skipped: chown needs root");
+                return;
+        }
+        /* StateDirectory=foo/bar with User=: the manager makes foo root's and gives bar to the user */
+        make_tree();
+        (void) snprintf(path, sizeof(path), "%s/foo", prefix);
+        ASSERT_OK(chown(path, 0, 0));
+        (void) snprintf(path, sizeof(path), "%s/foo/bar", prefix);
+        ASSERT_OK(chown(path, 2000, 2000));
+        ASSERT_OK(apply_bar());
+        /* ... but two users on the way is one too many, whichever is deeper */
+        (void) snprintf(path, sizeof(path), "%s/foo", prefix);
+        ASSERT_OK(chown(path, 3000, 3000));
+        ASSERT_EQ(apply_bar(), -EPERM);
+}
+
 /* The service swaps its directory and a link to "etc" back and forth while the helper runs. */
 static atomic_bool swapping;
 
