@@ -286,7 +286,7 @@ fi
 if [ $native = 0 ]; then
 	mkdir -p /var/lib/qfs/victim
 	write_unit qtest-swap "User=nobody" "StateDirectory=qfs/swap qfs/swap/bar" "StateDirectoryQuota=1M" \
-		"ExecStart=/bin/true" "ExecReload=/bin/true"
+		"ExecStart=/bin/sleep infinity" "ExecReload=/bin/true"
 	systemctl daemon-reload
 	start qtest-swap
 	result $? "qtest-swap (User=nobody, StateDirectory=qfs/swap qfs/swap/bar) started" "$(systemctl status qtest-swap 2>&1 | tail -5)"
