@@ -248,7 +248,8 @@ int rollout_running_parse(const char *text, size_t size, RolloutRunning *ret) {
                 return -EINVAL;
         fmemcpy(ret->id, id, n_id);
         ret->id[n_id] = 0;
-        if (!rollout_id_valid(ret->id))
+        /* a NUL inside would cut the ID short: what is checked must be all that was read */
+        if (fstrlen(ret->id) != n_id || !rollout_id_valid(ret->id))
                 return -EINVAL;
         if (n_state == 5 && fmemcmp(state, "trial", 5) == 0)
                 ret->state = ROLLOUT_TRIAL;
