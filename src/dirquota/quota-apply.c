@@ -415,51 +415,41 @@ int quota_read_usage(const QuotaOps *ops, const QuotaDirectory *dir, uint32_t *r
 /* Every directory from the top one below the prefix down to the unit's belongs to root or to one other
  * user: the manager creates the leading directories of "a/b" as root's and gives the last to the unit's
  * user (or the top one, whose contents the unit then owns). A second user on the way is a directory of
- * someone else's moved in: nothing of a third one is touched. */
-static int check_owners(int prefix_fd, const char *name) {
+ * someone else's moved in: nothing of a third one is touched. One walk, one component at a time from
+ * the descriptor before it, so what is checked is what is returned. */
+static int linux_open_dir(void *userdata, const QuotaDirectory *dir) {
+        _cleanup_close_ int fd = -1;
         uid_t owner = 0;
 
-        for (size_t n = strcspn(name, "/"); ; n += 1 + strcspn(name + n + 1, "/")) {
-                _cleanup_free_ char *part = strndup(name, n);
-                _cleanup_close_ int fd = -1;
+        /* The prefix is the manager's; below it, nothing is followed. */
+        if (dir->name[strspn(dir->name, "/")] == 0)
+                return -EINVAL;         /* the prefix itself is nobody's directory */
+        fd = open(dir->prefix, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        for (const char *p = dir->name + strspn(dir->name, "/"); *p; p += strspn(p, "/")) {
+                _cleanup_free_ char *part = strndup(p, strcspn(p, "/"));
                 struct stat st;
+                int next;
 
                 if (!part)
                         return -ENOMEM;
-                fd = open_beneath(prefix_fd, part, O_PATH | O_DIRECTORY);
-                if (fd < 0)
-                        return fd;
+                next = open_beneath(fd, part, O_RDONLY | O_DIRECTORY);
+                if (next < 0)
+                        return next;
+                (void) close(fd);
+                fd = next;
                 if (fstat(fd, &st) < 0)
                         return -errno;
+                if (!S_ISDIR(st.st_mode))
+                        return -ENOTDIR;
                 if (st.st_uid != 0) {
                         if (owner != 0 && st.st_uid != owner)
                                 return -EPERM;
                         owner = st.st_uid;
                 }
-                if (!name[n])
-                        return 0;
+                p += strlen(part);
         }
-}
-
-static int linux_open_dir(void *userdata, const QuotaDirectory *dir) {
-        _cleanup_close_ int prefix_fd = -1, fd = -1;
-        struct stat st;
-        int r;
-
-        /* The prefix is the manager's; below it, nothing is followed. */
-        prefix_fd = open(dir->prefix, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (prefix_fd < 0)
-                return -errno;
-        fd = open_beneath(prefix_fd, dir->name, O_RDONLY | O_DIRECTORY);
-        if (fd < 0)
-                return fd;
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        if (!S_ISDIR(st.st_mode))
-                return -ENOTDIR;
-        r = check_owners(prefix_fd, dir->name);
-        if (r < 0)
-                return r;
         return TAKE_FD(fd);
 }
 
