@@ -17,6 +17,7 @@ import json
 import os
 import re
 import select
+import socket
 import shutil
 import subprocess
 import sys
@@ -75,6 +76,47 @@ def start_swtpm(tmp):
     raise RuntimeError('swtpm did not start (package swtpm)')
 
 
+def hmp(sock_path, command):
+    """One command on QEMU's human monitor (its unix socket); its answer, prompts and echo removed."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(10)
+        s.connect(sock_path)
+        data = b''
+        while not data.endswith(b'(qemu) '):
+            data += s.recv(4096)
+        s.sendall(command.encode() + b'\n')
+        data = b''
+        while not data.endswith(b'(qemu) '):
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    text = ANSI.sub('', data.decode('utf-8', 'replace')).replace('\r', '')
+    return text.rsplit('(qemu) ', 1)[0].split('\n', 1)[-1].strip()
+
+
+def probe_silence(sock_path, log, now):
+    """The console went silent: note where the CPUs are, the UART's line status and interrupt enable
+    registers, and send an NMI (a living kernel logs it), so that a stalled boot's log says which of guest
+    hang, serial stall or a waiting guest it was."""
+    log.write(f'[{now:8.3f}] (the console has been silent: probing the VM)\n')
+    try:
+        regs = hmp(sock_path, 'info registers -a')
+        for line in regs.splitlines():
+            if line.startswith(('CPU#', 'RIP=', 'EFL=')) or 'HLT=' in line:
+                log.write(f'[{now:8.3f}] (probe) {line.strip()}\n')
+        for port, name in (('0x3fd', 'LSR'), ('0x3f9', 'IER'), ('0x3fc', 'MCR'), ('0x3fe', 'MSR')):
+            log.write(f'[{now:8.3f}] (probe) UART {name}: {hmp(sock_path, "i/b " + port)}\n')
+        for command in ('info pic', 'info irq'):
+            for line in hmp(sock_path, command).splitlines()[:30]:
+                log.write(f'[{now:8.3f}] (probe) {command}: {line}\n')
+        hmp(sock_path, 'nmi')
+        log.write(f'[{now:8.3f}] (probe) NMI sent\n')
+    except OSError as e:
+        log.write(f'[{now:8.3f}] (probe failed: {e})\n')
+    log.flush()
+
+
 def write_timeline(log_path, result):
     """The milestones at the end of the serial log and, as JSON, beside it."""
     with open(log_path, 'a') as log:
@@ -110,6 +152,9 @@ def main():
     ap.add_argument('--expect-stop', action='store_true',
                     help='no marker: the boot succeeds when the VM stops by itself (a reset, with -no-reboot) after '
                          'every --require was seen and every --send-screen typed')
+    ap.add_argument('--silence-probe', type=float, default=90, metavar='SECONDS',
+                    help='when the console says nothing for this long, log what the VM is doing (its CPUs, '
+                         'the serial port, whether the kernel still prints after an NMI), once')
     ap.add_argument('--expect-exit', action='store_true',
                     help='after the marker, the VM must stop by itself (a reset, with -no-reboot) within 30 s')
     ap.add_argument('--secure-boot', action='store_true',
@@ -153,6 +198,7 @@ def main():
         machine = 'q35,smm=on' if args.secure_boot else 'q35'
         cmd = ['qemu-system-x86_64', '-machine', machine, '-accel', 'tcg', '-m', str(args.memory), '-smp', '2',
                '-nographic', '-nodefaults', '-serial', 'stdio', '-no-reboot',
+               '-monitor', f'unix:{os.path.join(tmp, "hmp.sock")},server=on,wait=off',
                '-drive', f'if=pflash,format=raw,readonly=on,file={code}',
                '-drive', f'if=pflash,format=raw,file={vars_file}',
                '-fw_cfg', 'name=opt/org.tianocore/IPv4PXESupport,string=no',
@@ -200,8 +246,13 @@ def main():
         fails = [re.compile(f) for f in args.fail]
         required = {r: re.compile(r) for r in args.require}
         buf = b''
-        with open(args.log, 'w') as log:
+        last_output = time.monotonic()
+        probed = False
+        with open(args.log, 'w', buffering=1) as log:   # line by line: a stalled boot's log is whole
             while True:
+                if not probed and time.monotonic() - last_output > args.silence_probe:
+                    probed = True
+                    probe_silence(os.path.join(tmp, 'hmp.sock'), log, time.monotonic() - t0)
                 left = args.timeout - (time.monotonic() - t0)
                 if left <= 0:
                     result['error'] = f'timeout after {args.timeout:.0f} s'
@@ -221,6 +272,7 @@ def main():
                     break
                 if not r:
                     continue
+                last_output = time.monotonic()
                 buf += chunk
                 if screen_sends:
                     screen += ANSI.sub('', chunk.decode('latin-1'))
