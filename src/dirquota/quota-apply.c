@@ -299,6 +299,15 @@ static int apply_open(const QuotaOps *ops, int h, const char *cgroup, QuotaDirTy
                 r = ops->set_project_recursive(ops->userdata, h, id);
                 if (r < 0)
                         return r;
+        } else if (run->project_id == 0 && project_id_in_range(run->recorded_id)) {
+                /* the ID urlboot gave the unit before comes back (a foreign one on the directory aside):
+                 * its record is populated by the unit's own limits, which a fresh pick would take for
+                 * someone else's and leave behind */
+                id = run->project_id = run->recorded_id;
+                *ret_step = QUOTA_STEP_SET_PROJECT;
+                r = ops->set_project_recursive(ops->userdata, h, id);
+                if (r < 0)
+                        return r;
         } else if (run->project_id == 0) {
                 r = pick_project_id(ops, h, cgroup, type, &id, &supported, report, ret_step);
                 if (r < 0 || !supported)

@@ -296,10 +296,24 @@ TEST(foreign_id_is_not_adopted_and_its_limits_stay) {
         fs->dirs[0].top_id = fs->dirs[0].rest_id = 3000000001u;
         ASSERT_OK(apply(fs, "/var/lib/foo", &q, &run, &rep));
         ASSERT_TRUE(rep.foreign_id == 3000000001u);
-        ASSERT_TRUE(run.project_id == candidate(QUOTA_DIR_STATE));
+        ASSERT_TRUE(run.project_id == 2900000000u);     /* the ID urlboot recorded comes back */
         ASSERT_TRUE(fs->dirs[0].top_id == run.project_id && fs->dirs[0].rest_id == run.project_id);
         ASSERT_EQ(record(fs, 3000000001u, false)->bhard, 999);
         ASSERT_EQ(record(fs, run.project_id, false)->bhard, 4);
+
+        /* the unit's recorded ID still holds its limits (the review's F3 in a real guest): it comes back,
+         * not a random one beside it */
+        fs = fake_new();
+        other = record(fs, 3000000001u, true);
+        other->bhard = 999;
+        record(fs, candidate(QUOTA_DIR_STATE), true)->bhard = 4;
+        fs->dirs[0].top_id = fs->dirs[0].rest_id = 3000000001u;
+        run = (QuotaTypeRun) { .recorded_id = candidate(QUOTA_DIR_STATE) };
+        ASSERT_OK(apply(fs, "/var/lib/foo", &q, &run, &rep));
+        ASSERT_TRUE(rep.foreign_id == 3000000001u);
+        ASSERT_TRUE(run.project_id == candidate(QUOTA_DIR_STATE));
+        ASSERT_TRUE(fs->dirs[0].top_id == run.project_id && fs->dirs[0].rest_id == run.project_id);
+        ASSERT_EQ(record(fs, 3000000001u, false)->bhard, 999);
 
         /* settings gone: the directory leaves the foreign project, whose limits are not reset */
         fs = fake_new();

@@ -91,7 +91,8 @@ write_unit() { # NAME SETTINGS...
 	shift
 	{
 		echo "[Service]"
-		echo "Type=oneshot"
+		# oneshot unless SETTINGS name a Type= (a oneshot's start waits for its ExecStart= to end)
+		case " $* " in *" Type="*) ;; *) echo "Type=oneshot" ;; esac
 		echo "RemainAfterExit=yes"
 		# urlboot-dirquota's debug lines (what a share was computed from) in the journal
 		echo "Environment=URLBOOT_LOG_LEVEL=debug"
@@ -285,7 +286,7 @@ fi
 # that project's limit stays.
 if [ $native = 0 ]; then
 	mkdir -p /var/lib/qfs/victim
-	write_unit qtest-swap "User=nobody" "StateDirectory=qfs/swap qfs/swap/bar" "StateDirectoryQuota=1M" \
+	write_unit qtest-swap "Type=exec" "User=nobody" "StateDirectory=qfs/swap qfs/swap/bar" "StateDirectoryQuota=1M" \
 		"ExecStart=/bin/sleep infinity" "ExecReload=/bin/true"
 	systemctl daemon-reload
 	start qtest-swap
@@ -310,7 +311,7 @@ if [ $native = 0 ]; then
 		grep -q "carried project $other" "$top/swap3.out" &&
 		grep -q "^StateDirectory=$own\$" /var/lib/urlboot/dirquota/qtest-swap.service
 	result $? "F3: qtest-two's project ID put on qfs/swap by its owner is not adopted (back to $mine), its limit stays ${hard:-?} KiB" \
-		"rc $rc; $(cat "$top/swap3.out"); record: $(cat /var/lib/urlboot/dirquota/qtest-swap.service 2>&1)"
+		"rc $rc; own $own, other $other, now $mine, hard ${hard:-?}; $(cat "$top/swap3.out"); record: $(cat /var/lib/urlboot/dirquota/qtest-swap.service 2>&1); $(lsattr -pd /var/lib/qfs/swap /var/lib/qfs/swap/bar 2>&1 | paste -sd' ' -)"
 	systemctl stop qtest-swap
 	urlboot-dirquota release qtest-swap >/dev/null 2>&1
 	[ ! -e /var/lib/urlboot/dirquota/qtest-swap.service ] && [ "$(project_of /var/lib/qfs/swap)" = 0 ]
