@@ -76,21 +76,25 @@ def start_swtpm(tmp):
     raise RuntimeError('swtpm did not start (package swtpm)')
 
 
+def read_until_prompt(s):
+    """What QEMU's human monitor says up to its next prompt (or until it hangs up)."""
+    data = b''
+    while not data.endswith(b'(qemu) '):
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
 def hmp(sock_path, command):
     """One command on QEMU's human monitor (its unix socket); its answer, prompts and echo removed."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.settimeout(10)
         s.connect(sock_path)
-        data = b''
-        while not data.endswith(b'(qemu) '):
-            data += s.recv(4096)
+        read_until_prompt(s)
         s.sendall(command.encode() + b'\n')
-        data = b''
-        while not data.endswith(b'(qemu) '):
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            data += chunk
+        data = read_until_prompt(s)
     text = ANSI.sub('', data.decode('utf-8', 'replace')).replace('\r', '')
     return text.rsplit('(qemu) ', 1)[0].split('\n', 1)[-1].strip()
 
