@@ -68,7 +68,7 @@ timeout 900 qemu-system-x86_64 -machine q35 -accel tcg -m 3072 -smp 2 \
 	-fw_cfg name=opt/org.tianocore/IPv4PXESupport,string=no \
 	-fw_cfg name=opt/org.tianocore/IPv6PXESupport,string=no \
 	-fw_cfg name=opt/org.tianocore/IPv6Support,string=no \
-	-netdev tap,id=n0,ifname=tap0,script=no,downscript=no -device virtio-net-pci,netdev=n0,romfile= &
+	-netdev tap,id=n0,ifname=tap0,script=no,downscript=no -device virtio-net-pci,netdev=n0,romfile= 2>"$tmp/qemu.err" &
 qemu=$!
 for i in $(seq 900); do
 	grep -aq ' login: *$\|login:' "$tmp/serial.log" 2>/dev/null && break
