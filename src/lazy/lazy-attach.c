@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "copy-start.h"
 #include "dm-device.h"
 #include "dm-mirror.h"
 #include "error-buf.h"
@@ -57,6 +58,7 @@ typedef struct Lazy {
         bool created_image, created_dm;
         bool followed;                  /* we are in PID 1's new root */
         unsigned quarter_logged;
+        uint64_t read_changed_usec;     /* when the nbd device's read counter last moved */
         uint64_t unhealthy_since;
         unsigned restarts;
         NbdkitCa ca;                    /* the pinned CA nbdkit reads, https only */
@@ -380,10 +382,23 @@ static int start_copy(Lazy *l) {
         return 0;
 }
 
-/* The copy waits while the initrd still reads what it needs to mount the root. */
+/* Notes when the boot last read from the network (the nbd device's counter moved). */
+static void note_reads(Lazy *l) {
+        uint64_t before = l->st.fetched;
+
+        (void) nbd_read_bytes(l->st.nbd, &l->st.fetched);
+        if (l->st.fetched != before || l->read_changed_usec == 0)
+                l->read_changed_usec = boottime_usec();
+}
+
 static bool copy_due(Lazy *l) {
-        return l->o->copy_now || l->st.root_usec > 0 || l->followed ||
-               boottime_usec() - l->st.ready_usec > LAZY_COPY_WAIT_USEC;
+        return lazy_copy_due(&(LazyCopyClock) {
+                .copy_now = l->o->copy_now,
+                .root_ready = l->st.root_usec > 0 || l->followed,
+                .now_usec = boottime_usec(),
+                .ready_usec = l->st.ready_usec,
+                .read_changed_usec = l->read_changed_usec,
+        });
 }
 
 static int attach_top(Lazy *l) {
@@ -542,7 +557,7 @@ static int wait_in_sync(Lazy *l) {
                 keep_stderr_alive();
                 note_root_mount(l);
                 if (l->st.phase == LAZY_REMOTE) {
-                        (void) nbd_read_bytes(l->st.nbd, &l->st.fetched);
+                        note_reads(l);
                         save_state(l);
                         if (!copy_due(l))
                                 continue;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "copy-start.h"
 #include "dm-mirror.h"
 #include "lazy-state.h"
 #include "lazy-status.h"
@@ -34,6 +35,26 @@ static void mirror_case(char *line, int lineno, void *userdata) {
         snprintf(got, sizeof got, "%u %llu/%llu %s %s", s.legs, (unsigned long long) s.in_sync,
                  (unsigned long long) s.regions, s.health, mirror_status_healthy(&s) ? "yes" : "no");
         ASSERT_STREQ(got, f[1]);
+}
+
+/* The copy waits for the root and a pause in the boot's reads, and for nothing past the deadline. */
+TEST(copy_start) {
+        const uint64_t s = 1000000, ready = 10 * s;
+        LazyCopyClock c = { .ready_usec = ready, .now_usec = ready + 5 * s, .read_changed_usec = ready + 5 * s };
+
+        ASSERT_FALSE(lazy_copy_due(&c));                        /* the initrd still reads, no root yet */
+        c.now_usec = ready + 60 * s;
+        ASSERT_FALSE(lazy_copy_due(&c));                        /* quiet, but the root is not mounted */
+        c.root_ready = true;
+        c.read_changed_usec = c.now_usec - 2 * s;
+        ASSERT_FALSE(lazy_copy_due(&c));                        /* the real root's start-up still reads */
+        c.read_changed_usec = c.now_usec - LAZY_COPY_QUIET_USEC;
+        ASSERT_TRUE(lazy_copy_due(&c));                         /* a pause of 3 s */
+        c = (LazyCopyClock) { .ready_usec = ready, .read_changed_usec = ready + LAZY_COPY_WAIT_USEC,
+                              .now_usec = ready + LAZY_COPY_WAIT_USEC + 1 };
+        ASSERT_TRUE(lazy_copy_due(&c));                         /* the deadline, reads or no root */
+        c = (LazyCopyClock) { .copy_now = true, .ready_usec = ready, .now_usec = ready, .read_changed_usec = ready };
+        ASSERT_TRUE(lazy_copy_due(&c));
 }
 
 TEST(mirror_status_cases) {
