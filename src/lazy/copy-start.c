@@ -8,7 +8,8 @@ bool lazy_copy_due(const LazyCopyClock *c) {
 
         if (c->copy_now || c->now_usec - c->ready_usec > LAZY_COPY_WAIT_USEC)
                 return true;
-        if (!c->root_ready)
+        if (c->root_usec == 0)
                 return false;
-        return c->now_usec - c->read_changed_usec >= LAZY_COPY_QUIET_USEC;
+        return c->now_usec - c->read_moved_usec >= LAZY_COPY_QUIET_USEC ||
+               c->now_usec - c->root_usec >= LAZY_COPY_ROOT_WAIT_USEC;
 }

@@ -3,6 +3,7 @@
  * @file
  * Device-mapper devices through libdevmapper.
  */
+#include <assert.h>
 #include <errno.h>
 #include <libdevmapper.h>
 #include <stdarg.h>
@@ -142,6 +143,11 @@ int dm_device_status(const char *name, char **ret_type, char **ret_params) {
         }
         dm_task_destroy(t);
         return r;
+}
+
+int dm_target_load(const char *type) {
+        assert(type);
+        return simple(DM_DEVICE_GET_TARGET_VERSION, type);
 }
 
 int dm_device_remove(const char *name) {

@@ -32,5 +32,12 @@ int dm_device_status(const char *name, char **ret_type, char **ret_params);
 /** Remove NAME (nothing may hold it). */
 int dm_device_remove(const char *name);
 
+/**
+ * Make sure the kernel has target TYPE ("mirror"): asking for its version makes the kernel load its
+ * module (dm-TYPE), as loading a table would. Done in the initrd, whose modules the real root may lack.
+ * @ret 0, or -EIO when the kernel has no such target
+ */
+int dm_target_load(const char *type);
+
 /** Whether NAME exists. */
 bool dm_device_exists(const char *name);

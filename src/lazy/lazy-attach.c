@@ -58,7 +58,9 @@ typedef struct Lazy {
         bool created_image, created_dm;
         bool followed;                  /* we are in PID 1's new root */
         unsigned quarter_logged;
-        uint64_t read_changed_usec;     /* when the nbd device's read counter last moved */
+        uint64_t root_ready_usec;       /* when the root was mounted or PID 1 switched, as we saw it */
+        uint64_t read_moved_usec;       /* when the boot last read more than a little (copy-start.h) */
+        uint64_t read_mark;             /* the nbd read counter then */
         uint64_t unhealthy_since;
         unsigned restarts;
         NbdkitCa ca;                    /* the pinned CA nbdkit reads, https only */
@@ -346,6 +348,17 @@ static int create_local(Lazy *l) {
         return 0;
 }
 
+/* The copy may start after the switch, in a root without the kernel's modules: the mirror target is
+ * loaded now, from the initrd's. */
+static int load_mirror_target(Lazy *l) {
+        int r = dm_target_load("mirror");
+
+        if (r < 0)
+                return log_error_errno(r, "%s: the kernel has no dm-mirror target (module dm-mirror), which the "
+                                       "background copy needs: add it to the initrd.", l->st.name);
+        return 0;
+}
+
 /* Read-only tables: nothing above writes, and the mirror still writes its local leg (kcopyd). */
 static int create_remote(Lazy *l) {
         _cleanup_free_ char *params = linear_table_params(l->nbd_devt), *uuid = NULL;
@@ -382,22 +395,26 @@ static int start_copy(Lazy *l) {
         return 0;
 }
 
-/* Notes when the boot last read from the network (the nbd device's counter moved). */
+/* Notes when the boot last read more than a little from the network (the nbd device's counter). */
 static void note_reads(Lazy *l) {
-        uint64_t before = l->st.fetched;
+        uint64_t now = boottime_usec();
 
         (void) nbd_read_bytes(l->st.nbd, &l->st.fetched);
-        if (l->st.fetched != before || l->read_changed_usec == 0)
-                l->read_changed_usec = boottime_usec();
+        if (l->root_ready_usec == 0 && (l->st.root_usec > 0 || l->followed))
+                l->root_ready_usec = now;
+        if (l->read_moved_usec == 0 || l->st.fetched - l->read_mark > LAZY_COPY_QUIET_BYTES) {
+                l->read_moved_usec = now;
+                l->read_mark = l->st.fetched;
+        }
 }
 
 static bool copy_due(Lazy *l) {
         return lazy_copy_due(&(LazyCopyClock) {
                 .copy_now = l->o->copy_now,
-                .root_ready = l->st.root_usec > 0 || l->followed,
                 .now_usec = boottime_usec(),
                 .ready_usec = l->st.ready_usec,
-                .read_changed_usec = l->read_changed_usec,
+                .root_usec = l->root_ready_usec,
+                .read_moved_usec = l->read_moved_usec,
         });
 }
 
@@ -642,6 +659,8 @@ int lazy_attach(const LazyOptions *o) {
                 r = connect_nbd(&l);
         if (r >= 0)
                 r = create_local(&l);
+        if (r >= 0)
+                r = load_mirror_target(&l);
         if (r >= 0)
                 r = create_remote(&l);
         if (r >= 0)

@@ -50,7 +50,7 @@ static void help(void) {
                "  --connections=N      NBD connections, each one HTTP request at a time (default %u)\n"
                "  --request-size=SIZE  largest request to the network (default 1M)\n"
                "  --copy-now           copy at once (default: in the initrd, once the root is mounted\n"
-               "                       and the boot has read nothing for 3 s)\n"
+               "                       and the boot's reads pause, within a minute)\n"
                "  --retries=N          tries of one HTTP request before a read fails (default %u)\n"
                "  --retry-delay=SEC    seconds between tries (default %u)\n"
                "  --timeout=SEC        seconds for one HTTP request (default %u)\n"

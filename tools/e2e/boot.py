@@ -100,20 +100,18 @@ def hmp(sock_path, command):
 
 
 def probe_silence(sock_path, log, now):
-    """The console went silent: note where the CPUs are, the UART's line status and interrupt enable
-    registers, and send an NMI (a living kernel logs it), so that a stalled boot's log says which of guest
-    hang, serial stall or a waiting guest it was."""
+    """The console went silent: note where the CPUs are (halted or running), the UART's registers, and
+    send an NMI (a living kernel logs it), so that a stalled boot's log says which of guest hang, serial
+    stall or a waiting guest it was."""
     log.write(f'[{now:8.3f}] (the console has been silent: probing the VM)\n')
     try:
         regs = hmp(sock_path, 'info registers -a')
         for line in regs.splitlines():
             if line.startswith(('CPU#', 'RIP=', 'EFL=')) or 'HLT=' in line:
                 log.write(f'[{now:8.3f}] (probe) {line.strip()}\n')
-        for port, name in (('0x3fd', 'LSR'), ('0x3f9', 'IER'), ('0x3fc', 'MCR'), ('0x3fe', 'MSR')):
-            log.write(f'[{now:8.3f}] (probe) UART {name}: {hmp(sock_path, "i/b " + port)}\n')
-        for command in ('info pic', 'info irq'):
-            for line in hmp(sock_path, command).splitlines()[:30]:
-                log.write(f'[{now:8.3f}] (probe) {command}: {line}\n')
+        uart = ', '.join(f'{name} {hmp(sock_path, "i/b " + port).split("=")[-1].strip()}'
+                         for port, name in (('0x3fd', 'LSR'), ('0x3f9', 'IER'), ('0x3fc', 'MCR'), ('0x3fe', 'MSR')))
+        log.write(f'[{now:8.3f}] (probe) UART {uart}\n')
         hmp(sock_path, 'nmi')
         log.write(f'[{now:8.3f}] (probe) NMI sent\n')
     except OSError as e:
