@@ -6,10 +6,5 @@
 bool lazy_copy_due(const LazyCopyClock *c) {
         assert(c);
 
-        if (c->copy_now || c->now_usec - c->ready_usec > LAZY_COPY_WAIT_USEC)
-                return true;
-        if (c->root_usec == 0)
-                return false;
-        return c->now_usec - c->read_moved_usec >= LAZY_COPY_QUIET_USEC ||
-               c->now_usec - c->root_usec >= LAZY_COPY_ROOT_WAIT_USEC;
+        return c->copy_now || c->root_ready || c->now_usec - c->ready_usec > LAZY_COPY_WAIT_USEC;
 }

@@ -58,9 +58,6 @@ typedef struct Lazy {
         bool created_image, created_dm;
         bool followed;                  /* we are in PID 1's new root */
         unsigned quarter_logged;
-        uint64_t root_ready_usec;       /* when the root was mounted or PID 1 switched, as we saw it */
-        uint64_t read_moved_usec;       /* when the boot last read more than a little (copy-start.h) */
-        uint64_t read_mark;             /* the nbd read counter then */
         uint64_t unhealthy_since;
         unsigned restarts;
         NbdkitCa ca;                    /* the pinned CA nbdkit reads, https only */
@@ -395,26 +392,12 @@ static int start_copy(Lazy *l) {
         return 0;
 }
 
-/* Notes when the boot last read more than a little from the network (the nbd device's counter). */
-static void note_reads(Lazy *l) {
-        uint64_t now = boottime_usec();
-
-        (void) nbd_read_bytes(l->st.nbd, &l->st.fetched);
-        if (l->root_ready_usec == 0 && (l->st.root_usec > 0 || l->followed))
-                l->root_ready_usec = now;
-        if (l->read_moved_usec == 0 || l->st.fetched - l->read_mark > LAZY_COPY_QUIET_BYTES) {
-                l->read_moved_usec = now;
-                l->read_mark = l->st.fetched;
-        }
-}
-
 static bool copy_due(Lazy *l) {
         return lazy_copy_due(&(LazyCopyClock) {
                 .copy_now = l->o->copy_now,
+                .root_ready = l->st.root_usec > 0 || l->followed,
                 .now_usec = boottime_usec(),
                 .ready_usec = l->st.ready_usec,
-                .root_usec = l->root_ready_usec,
-                .read_moved_usec = l->read_moved_usec,
         });
 }
 
@@ -574,7 +557,7 @@ static int wait_in_sync(Lazy *l) {
                 keep_stderr_alive();
                 note_root_mount(l);
                 if (l->st.phase == LAZY_REMOTE) {
-                        note_reads(l);
+                        (void) nbd_read_bytes(l->st.nbd, &l->st.fetched);
                         save_state(l);
                         if (!copy_due(l))
                                 continue;

@@ -10,9 +10,8 @@
  *         ├ /dev/nbdN  ← nbd-client ← Unix socket ← nbdkit (curl, retry, readahead) ← HTTP range requests
  *         └ /dev/loopA ← /run/machines/NAME.raw, a sparse file the kernel fills
  *
- * In the initrd the copy starts once the root is mounted (or PID 1 has switched) and the boot has read
- * nothing from the network for a while (copy-start.h): until then the boot's reads, the real root's
- * start-up included, have the network to themselves.
+ * In the initrd the copy starts when the root is mounted (or PID 1 has switched, or after a deadline;
+ * copy-start.h): until then the boot's reads have the network to themselves.
  *
  * The process stays until the copy is complete, across the switch to the real root: argv[0] starts
  * with "@" (systemd spares such initrd processes), and once PID 1 has switched it follows PID 1
