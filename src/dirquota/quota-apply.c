@@ -293,17 +293,13 @@ static int apply_open(const QuotaOps *ops, int h, const char *cgroup, QuotaDirTy
                         return 0;
         }
 
+        /* The ID urlboot gave the unit before comes back (a foreign one on the directory aside), lent
+         * like a directory's: its record holds the unit's own limits, which a fresh pick would take for
+         * someone else's and leave behind. */
+        if (run->project_id == 0 && project_id_in_range(run->recorded_id))
+                run->project_id = run->recorded_id;
         if (run->project_id > 0 && run->project_id != id) {
                 id = run->project_id;
-                *ret_step = QUOTA_STEP_SET_PROJECT;
-                r = ops->set_project_recursive(ops->userdata, h, id);
-                if (r < 0)
-                        return r;
-        } else if (run->project_id == 0 && project_id_in_range(run->recorded_id)) {
-                /* the ID urlboot gave the unit before comes back (a foreign one on the directory aside):
-                 * its record is populated by the unit's own limits, which a fresh pick would take for
-                 * someone else's and leave behind */
-                id = run->project_id = run->recorded_id;
                 *ret_step = QUOTA_STEP_SET_PROJECT;
                 r = ops->set_project_recursive(ops->userdata, h, id);
                 if (r < 0)
