@@ -76,8 +76,8 @@ static void help(void) {
                "Service mode (socket activation, or --listen=PATH for testing):\n"
                "     --listen=PATH      listen on PATH and serve each connection\n"
                "     --message-timeout=SEC\n"
-               "                        close a connection that sends no whole message\n"
-               "                        within SEC seconds (default 30)\n"
+               "                        close a connection that sends no whole message,\n"
+               "                        or leaves a reply unread, for SEC seconds (default 30)\n"
                "     --no-tty           accepted for systemd's unit files; never uses a TTY\n");
 }
 

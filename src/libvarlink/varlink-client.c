@@ -67,7 +67,7 @@ int varlink_client_send(VarlinkClient *c, const char *method, struct json_object
         /* Only the newest call's flags are remembered: pipelining "more" calls is not supported. */
         c->pending = flags;
         c->awaiting = !(flags & VARLINK_CALL_ONEWAY);
-        return varlink_connection_send(&c->conn, text, strlen(text));
+        return varlink_connection_send(&c->conn, text, strlen(text), VARLINK_INFINITY);
 }
 
 int varlink_client_read(VarlinkClient *c, uint64_t timeout_usec, VarlinkReply *ret) {

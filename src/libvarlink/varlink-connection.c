@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * @file
- * One Varlink connection: blocking reads and writes of whole messages.
+ * One Varlink connection: blocking reads and writes of whole messages, each within its deadline.
  */
 #include <assert.h>
 #include <errno.h>
@@ -130,35 +130,50 @@ int varlink_connection_read(VarlinkConnection *c, uint64_t timeout_usec, struct 
         }
 }
 
-static int send_all(int fd, const char *p, size_t n) {
+/* Waits until the socket takes bytes again; -ETIMEDOUT once deadline has passed. */
+static int wait_writable(int fd, uint64_t deadline) {
+        struct pollfd p = { .fd = fd, .events = POLLOUT };
+        int r = poll(&p, 1, varlink_poll_timeout_ms(deadline));
+
+        if (r < 0)
+                return errno == EINTR ? 0 : -errno;
+        return r == 0 ? -ETIMEDOUT : 0;
+}
+
+/* Writes n bytes. The clock starts at the first byte the socket does not take (*deadline 0 until then)
+ * and runs on over later parts of the same message. */
+static int send_all(int fd, const char *p, size_t n, uint64_t timeout_usec, uint64_t *deadline) {
         while (n > 0) {
                 ssize_t k = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+                int r;
 
-                if (k < 0) {
-                        struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-
-                        if (errno == EINTR)
-                                continue;
-                        if (errno != EAGAIN)
-                                return -errno;
-                        if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
-                                return -errno;
+                if (k >= 0) {
+                        p += k;
+                        n -= (size_t) k;
                         continue;
                 }
-                p += k;
-                n -= (size_t) k;
+                if (errno == EINTR)
+                        continue;
+                if (errno != EAGAIN)
+                        return -errno;
+                if (*deadline == 0)
+                        *deadline = deadline_after(timeout_usec);
+                r = wait_writable(fd, *deadline);
+                if (r < 0)
+                        return r;
         }
         return 0;
 }
 
-int varlink_connection_send(VarlinkConnection *c, const char *text, size_t len) {
+int varlink_connection_send(VarlinkConnection *c, const char *text, size_t len, uint64_t timeout_usec) {
+        uint64_t deadline = 0;
         int r;
 
         assert(c);
         assert(text || len == 0);
 
-        r = send_all(c->fd, text, len);
+        r = send_all(c->fd, text, len, timeout_usec, &deadline);
         if (r < 0)
                 return r;
-        return send_all(c->fd, "", 1);
+        return send_all(c->fd, "", 1, timeout_usec, &deadline);
 }

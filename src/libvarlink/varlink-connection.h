@@ -2,7 +2,7 @@
 /**
  * @file
  * One Varlink connection: a stream socket, its input frame, and blocking reads and writes of
- * whole messages. Both the server and the client side use it.
+ * whole messages, each with a deadline. Both the server and the client side use it.
  */
 #pragma once
 
@@ -35,8 +35,15 @@ void varlink_connection_done(VarlinkConnection *c);
  */
 int varlink_connection_read(VarlinkConnection *c, uint64_t timeout_usec, struct json_object **ret);
 
-/** Send one message: text (len bytes, no NUL inside) and its terminating NUL. */
-int varlink_connection_send(VarlinkConnection *c, const char *text, size_t len);
+/**
+ * Send one message: text (len bytes, no NUL inside) and its terminating NUL. Nothing is read meanwhile,
+ * so a peer that does not read stops being read from instead of making replies pile up.
+ * @v timeout_usec  how long the peer may take to read it, counted from the first byte the socket does
+ *                  not take at once (VARLINK_INFINITY: forever)
+ * @ret             0; -ETIMEDOUT when the peer did not take it in time (the connection is then of no
+ *                  further use: part of the message may have gone out); -EPIPE, other errno
+ */
+int varlink_connection_send(VarlinkConnection *c, const char *text, size_t len, uint64_t timeout_usec);
 
 /** Time left until deadline (CLOCK_MONOTONIC µs) as a poll() timeout in ms, rounded up; -1 for never. */
 int varlink_poll_timeout_ms(uint64_t deadline_usec);

@@ -27,16 +27,25 @@ struct VarlinkLink {
         VarlinkCallFlags flags; /* of the call being handled */
         bool answered;          /* the final reply or error went out (or would have, for oneway) */
         bool closed;
+        uint64_t timeout_usec;  /* each message read or written within (VARLINK_INFINITY: no limit) */
+        int send_error;         /* a reply that did not go out: the connection ends (negative errno) */
 };
 
 static int link_send(VarlinkLink *l, const char *text, size_t len, bool final) {
+        int r;
+
         if (l->closed || l->answered)
                 return -EPROTO;
+        if (l->send_error < 0)
+                return l->send_error;
         if (final)
                 l->answered = true;
         if (l->flags & VARLINK_CALL_ONEWAY)
                 return 0;
-        return varlink_connection_send(&l->conn, text, len);
+        r = varlink_connection_send(&l->conn, text, len, l->timeout_usec);
+        if (r < 0)
+                l->send_error = r; /* part of it may be out: nothing after it could be framed */
+        return r;
 }
 
 static int link_send_message(VarlinkLink *l, const char *error, struct json_object *parameters, bool continues) {
@@ -254,6 +263,8 @@ static int link_dispatch(VarlinkLink *l, const VarlinkCall *call) {
         }
 
         r = handler(l, call->parameters, call->flags, l->service->userdata);
+        if (l->send_error < 0)
+                return l->send_error;
         if (l->closed)
                 return -ECONNABORTED;
         if (r < 0 && !l->answered)
@@ -265,12 +276,24 @@ static int link_dispatch(VarlinkLink *l, const VarlinkCall *call) {
         return 0;
 }
 
+/* Why the connection ends after a call: a reply the peer did not take, or anything else. */
+static void log_dispatch_end(const VarlinkLink *l, int r) {
+        if (l->send_error == -ETIMEDOUT)
+                log_debug("Closing the connection: the peer did not read a reply within the message timeout.");
+        else if (l->send_error < 0)
+                log_debug_errno(l->send_error, "Closing the connection: a reply could not be sent: %m");
+        else if (r != -ECONNABORTED)
+                log_debug_errno(r, "Closing the connection: %m");
+}
+
 int varlink_service_serve(const VarlinkService *s, int fd) {
         VarlinkLink l = { .service = s, .peer = PROCESS_IDENTITY_NULL };
-        uint64_t timeout = s->message_timeout_usec > 0 ? s->message_timeout_usec : VARLINK_INFINITY;
         int r;
 
         assert(s);
+
+        /* Reads and writes share one limit: a peer that never reads must not hold the process either. */
+        l.timeout_usec = s->message_timeout_usec > 0 ? s->message_timeout_usec : VARLINK_INFINITY;
 
         varlink_connection_init(&l.conn, fd, s->buffer_max);
         /* Before the first byte is read: the caller cannot hand the socket on and leave first. */
@@ -281,7 +304,7 @@ int varlink_service_serve(const VarlinkService *s, int fd) {
                 _cleanup_json_ struct json_object *msg = NULL;
                 VarlinkCall call;
 
-                r = varlink_connection_read(&l.conn, timeout, &msg);
+                r = varlink_connection_read(&l.conn, l.timeout_usec, &msg);
                 if (r == 0)
                         break; /* the peer hung up */
                 if (r < 0) {
@@ -301,8 +324,7 @@ int varlink_service_serve(const VarlinkService *s, int fd) {
                 } else
                         r = link_dispatch(&l, &call);
                 if (r < 0) {
-                        if (r != -ECONNABORTED)
-                                log_debug_errno(r, "Closing the connection: %m");
+                        log_dispatch_end(&l, r);
                         break;
                 }
         }

@@ -10,6 +10,11 @@
  * org.varlink.service.GetInfo and GetInterfaceDescription are built in, a handler's negative
  * errno becomes io.systemd.System, "oneway" calls get no reply at all, and anything that breaks
  * the protocol (not JSON, not a call, over 16 MiB) closes the connection without a reply.
+ *
+ * Calls are read one after the other, each only once the reply to the one before is written: a peer
+ * that sends and never reads makes no replies pile up, it stops being read from. With a message
+ * timeout, a reply the peer has not taken that long after the socket stopped taking it ends the
+ * connection, as a call not complete in that time does.
  */
 #pragma once
 
@@ -43,7 +48,7 @@ typedef struct VarlinkService {
         const VarlinkMethodBinding *methods;           /* terminated by { NULL } */
         void *userdata;
         size_t buffer_max;                             /* 0: 16 MiB */
-        uint64_t message_timeout_usec;                 /* each message complete within (0: no limit) */
+        uint64_t message_timeout_usec;                 /* each call read, each reply taken, within (0: no limit) */
         bool peer_without_pidfd;                       /* tests: identify peers as before Linux 6.5 */
 } VarlinkService;
 

@@ -9,9 +9,14 @@
                        hung up, and whether it answered. (F4)
   partial SOCKET       send half a message and wait; print after how many seconds the service hung
                        up. (F4)
+  nonreading SOCKET    with a small receive buffer, send calls and never read a reply, until the service
+                       takes no more; print how many calls went out, then after how many seconds
+                       (counted from then, and from the first call) the service hung up, or "open".
+                       (Security review 2026-12-06, G5)
 """
 import json
 import os
+import select
 import socket
 import sys
 import time
@@ -86,6 +91,43 @@ def partial(path):
     print('%.1f' % (time.monotonic() - start))
 
 
+def send_until_stalled(s, call, stall=0.5):
+    """Sends call after call without reading until the socket has taken nothing for stall seconds."""
+    calls, pending = 0, call
+    while calls < 1000000:
+        try:
+            pending = pending[s.send(pending):]
+        except BlockingIOError:
+            if not select.select([], [s], [], stall)[1]:
+                break
+            continue
+        except OSError:
+            break  # hung up on already
+        if not pending:
+            calls, pending = calls + 1, call
+    return calls
+
+
+def nonreading(path):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect(path)
+    s.setblocking(False)
+    # Needs no polkit: GetInterfaceDescription is open to everyone, and its reply is large.
+    call = json.dumps({'method': 'org.varlink.service.GetInterfaceDescription',
+                       'parameters': {'interface': 'io.systemd.AskPassword'}}).encode() + b'\0'
+    start = time.monotonic()
+    calls = send_until_stalled(s, call)
+    stalled = time.monotonic()
+    p = select.poll()
+    p.register(s, 0)  # POLLHUP and POLLERR only: nothing is read
+    if p.poll(20000):
+        now = time.monotonic()
+        print('%d %.1f %.1f' % (calls, now - stalled, now - start))
+    else:
+        print('%d open open' % calls)
+
+
 if __name__ == '__main__':
     mode = sys.argv[1]
     if mode == 'handoff':
@@ -94,5 +136,7 @@ if __name__ == '__main__':
         large(sys.argv[2], int(sys.argv[3]))
     elif mode == 'partial':
         partial(sys.argv[2])
+    elif mode == 'nonreading':
+        nonreading(sys.argv[2])
     else:
         sys.exit('unknown mode %s' % mode)

@@ -8,6 +8,8 @@
 # process behind the PID, as polkit's session lookup would) by writing ns_last_pid; then the child asks.
 # Run with SO_PEERPIDFD (this kernel's) and without it (Debian 12's 6.1): refused both times.
 # F4: a 16 MiB message is not taken (the frame limit is 64 KiB), half a message is hung up on.
+# G5 (review of 2026-12-06): a caller that sends calls and never reads the replies is hung up on once a
+# reply has waited the message timeout, and the service says so (debug log).
 #
 #   hostile.sh BUILDDIR SRCDIR
 set -u
@@ -52,14 +54,15 @@ python3 "$here/agent.py" /run/systemd/ask-password /run/logs/agent & pids+=($!)
 
 start_service() { # SOCKET [ENV...]
 	local sock=$1; shift
-	env URLBOOT_PKCHECK=/run/t/pkcheck "$@" "$bin" --listen="$sock" --message-timeout=2 2>>/run/logs/service.err &
+	env URLBOOT_PKCHECK=/run/t/pkcheck URLBOOT_LOG_LEVEL=debug "$@" "$bin" --listen="$sock" --message-timeout=2 \
+		2>>/run/logs/service.err &
 	pids+=($!)
 	wait_socket "$sock"
 }
 start_service /run/t/pidfd.sock
 start_service /run/t/nopidfd.sock URLBOOT_VARLINK_PEER_PIDFD=0
 
-echo "1..9"
+echo "1..11"
 
 # The scripted polkit works both ways, so a refusal below is the fix's and not the stand-in's.
 : > /run/t/pk.log
@@ -106,6 +109,15 @@ check "F4: a 16 MiB message is hung up on after at most 1 MiB, unanswered" \
 secs=$(as_uid 2000 /usr/bin/python3 "$here/hostile-client.py" partial /run/t/pidfd.sock)
 check "F4: half a message is hung up on at the deadline (--message-timeout=2)" \
 	"python3 -c 'import sys; assert 1.5 <= float(sys.argv[1]) <= 10' '$secs'" "after $secs s"
+
+# G5: replies never read fill the socket; the service stops reading, and hangs up one message timeout
+# (2 s) after the first reply the socket would not take (bounded here by 3x from the caller's stall).
+read -r calls after total < <(as_uid 2000 /usr/bin/python3 "$here/hostile-client.py" nonreading /run/t/pidfd.sock)
+check "G5: a caller that never reads is hung up on within 3x --message-timeout=2" \
+	"[ '$after' != open ] && python3 -c 'import sys; assert float(sys.argv[1]) <= 6 and float(sys.argv[2]) >= 1.5' '$after' '$total'" \
+	"$calls calls sent, hung up after ${after} s (${total} s from the first call)"
+check "G5: the service logs why it hung up" \
+	"grep -q 'did not read a reply within the message timeout' /run/logs/service.err"
 out=$("$bin" --address=/run/t/pidfd.sock answer:after 2>&1)
 check "the service still answers afterwards" "[ '$out' = after ]"
 tap_exit

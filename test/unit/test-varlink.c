@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Tests for the Varlink layer: framing, JSON, messages, interface text and checks, and a server
- * on a socketpair driven with raw bytes (partial writes, pipelining, oneway, more, limits). */
+ * on a socketpair driven with raw bytes (partial writes, pipelining, oneway, more, limits, a peer that
+ * does not read its replies). */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -531,6 +532,112 @@ TEST(server_protocol_errors_close) {
         /* Over the 4096-byte limit of the test service, without a NUL: the connection ends. */
         memset(big, ' ', sizeof(big));
         expect_hangup(big, sizeof(big), false, "<EOF>");
+}
+
+/* ---- a peer that does not read its replies (security review 2026-12-06, G5) ---- */
+
+#define TIMEOUT_USEC (1000U * 1000U)
+
+/* The test service with a message timeout of 1 s, its end of the socketpair with a small send buffer
+ * and ours with a small receive buffer, so that a few unread replies fill them. */
+static int start_timed_server(pid_t *ret_pid) {
+        int sv[2], small = 4096;
+        pid_t pid;
+
+        ASSERT_OK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
+        ASSERT_EQ(setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &small, sizeof small), 0);
+        ASSERT_EQ(setsockopt(sv[0], SOL_SOCKET, SO_RCVBUF, &small, sizeof small), 0);
+        pid = fork();
+        ASSERT_TRUE(pid >= 0);
+        if (pid == 0) {
+                VarlinkService s = test_service;
+
+                s.message_timeout_usec = TIMEOUT_USEC;
+                close(sv[0]);
+                _exit(varlink_service_serve(&s, sv[1]) < 0 ? 1 : 0);
+        }
+        close(sv[1]);
+        *ret_pid = pid;
+        return sv[0];
+}
+
+/* Sends GetInfo calls, reading nothing, until the socket has taken no byte for 200 ms: the server
+ * stopped reading. Returns how many whole calls went out. */
+static unsigned send_until_stalled(int fd) {
+        static const char call[] = "{\"method\":\"org.varlink.service.GetInfo\"}"; /* with its NUL */
+        size_t pos = 0;
+        unsigned calls = 0;
+
+        while (calls < 1000000) {
+                struct pollfd p = { .fd = fd, .events = POLLOUT };
+                ssize_t k = send(fd, call + pos, sizeof call - pos, MSG_DONTWAIT | MSG_NOSIGNAL);
+
+                if (k > 0) {
+                        pos += (size_t) k;
+                        if (pos == sizeof call) {
+                                pos = 0;
+                                calls++;
+                        }
+                        continue;
+                }
+                if (k < 0 && errno != EAGAIN && errno != EINTR)
+                        break; /* hung up on already */
+                if (poll(&p, 1, 200) == 0)
+                        break;
+        }
+        return calls;
+}
+
+/* Waits (at most max_usec) for the server to hang up, without reading; its time, or UINT64_MAX. */
+static uint64_t wait_hangup(int fd, uint64_t max_usec) {
+        struct pollfd p = { .fd = fd, .events = 0 }; /* POLLHUP and POLLERR are always reported */
+
+        if (poll(&p, 1, (int) (max_usec / 1000)) <= 0)
+                return UINT64_MAX;
+        return varlink_now_usec();
+}
+
+TEST(server_peer_never_reads) {
+        uint64_t start = varlink_now_usec(), stalled, hangup;
+        unsigned calls;
+        int status;
+        pid_t pid;
+        int fd = start_timed_server(&pid);
+
+        calls = send_until_stalled(fd);
+        stalled = varlink_now_usec();
+        hangup = wait_hangup(fd, 10 * TIMEOUT_USEC);
+        if (hangup == UINT64_MAX)
+                (void) kill(pid, SIGKILL); /* still blocked writing: the bug */
+        close(fd);
+        ASSERT_EQ(waitpid(pid, &status, 0), pid);
+
+        ASSERT_TRUE(calls > 0);
+        /* Closed within 3x the message timeout of the caller seeing it stop reading ... */
+        ASSERT_TRUE(hangup != UINT64_MAX);
+        ASSERT_TRUE(hangup - stalled <= 3 * TIMEOUT_USEC);
+        /* ... but not before a reply waited for the whole message timeout. */
+        ASSERT_TRUE(hangup - start >= TIMEOUT_USEC);
+        ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+TEST(server_slow_reader_gets_every_reply) {
+        unsigned calls, replies = 0;
+        char buf[4096];
+        ssize_t k;
+        pid_t pid;
+        int fd = start_timed_server(&pid);
+
+        /* The server is blocked writing when the caller starts reading, well within the deadline. */
+        calls = send_until_stalled(fd);
+        ASSERT_OK(shutdown(fd, SHUT_WR));
+        while ((k = read(fd, buf, sizeof buf)) > 0)
+                for (ssize_t i = 0; i < k; i++)
+                        replies += buf[i] == 0;
+        ASSERT_EQ(k, 0);
+        ASSERT_TRUE(calls > 0);
+        ASSERT_EQ(replies, calls);
+        finish_server(fd, pid);
 }
 
 /* ---- the client against the same server ---- */
