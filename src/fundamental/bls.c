@@ -8,6 +8,7 @@
 #include "conf-line.h"
 #include "errno-fundamental.h"
 #include "memory-fundamental.h"
+#include "sha256.h"
 #include "string-fundamental.h"
 #include "version.h"
 
@@ -24,6 +25,7 @@ void bls_entry_free(BlsEntry *e) {
         ffree(e->options);
         ffree(e->path);
         ffree(e->profile);
+        ffree(e->pin);
         for (unsigned i = 0; i < e->n_initrds; i++)
                 ffree(e->initrds[i]);
         ffree(e);
@@ -172,7 +174,8 @@ static const struct {
         { "uki-url", BLS_KIND_UKI_URL },
 };
 
-static int parse_line(BlsEntry *e, const char *key, size_t kn, const char *v, size_t vn, bool *conflict) {
+static int parse_line(BlsEntry *e, const char *key, size_t kn, const char *v, size_t vn, bool *conflict,
+                      bool *bad_pin) {
 #define KEY_IS(k) (kn == sizeof(k) - 1 && fmemcmp(key, k, kn) == 0)
         for (size_t i = 0; i < ELEMENTSOF(loader_keys); i++)
                 if (kn == fstrlen(loader_keys[i].key) && fmemcmp(key, loader_keys[i].key, kn) == 0) {
@@ -202,6 +205,11 @@ static int parse_line(BlsEntry *e, const char *key, size_t kn, const char *v, si
         }
         if (KEY_IS("options"))
                 return append_options(e, v, vn);
+        if (KEY_IS("urlboot-sha256")) {
+                if (!sha256_hex_valid(v, vn) || e->pin)
+                        *bad_pin = true;        /* malformed, or two pins: which one would hold? */
+                return set_field(&e->pin, v, vn);
+        }
         if (KEY_IS("initrd")) {
                 if (e->n_initrds >= BLS_INITRDS_MAX)
                         return 0;
@@ -214,7 +222,7 @@ static int parse_line(BlsEntry *e, const char *key, size_t kn, const char *v, si
 
 int bls_entry_parse(const char *filename, const char *text, size_t size, BlsEntry **ret) {
         _cleanup_(bls_entry_freep) BlsEntry *e = fmalloc(sizeof *e);
-        bool conflict = false;
+        bool conflict = false, bad_pin = false;
         size_t pos = 0;
         ConfLine l;
         int r;
@@ -231,13 +239,15 @@ int bls_entry_parse(const char *filename, const char *text, size_t size, BlsEntr
                 return r;
 
         while (conf_line_next(text, size, &pos, " \t", &l)) {
-                r = parse_line(e, l.key, l.key_len, l.value, l.value_len, &conflict);
+                r = parse_line(e, l.key, l.key_len, l.value, l.value_len, &conflict, &bad_pin);
                 if (r < 0)
                         return r;
         }
 
         if (e->kind == BLS_KIND_NONE || conflict || !e->path || !*e->path)
                 return -EBADMSG;
+        if (bad_pin)
+                return -EINVAL;
         *ret = TAKE_PTR(e);
         return 0;
 }

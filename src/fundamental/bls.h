@@ -7,6 +7,10 @@
  * joined with spaces). An entry names exactly one thing to boot: linux, efi, uki or uki-url;
  * more than one makes it invalid. A uki-url value starting with ":" is relative to the URL the boot
  * manager was loaded from (its last component replaced).
+ *
+ * urlboot's own key "urlboot-sha256 HEX" (64 lowercase hex digits) pins the image the entry starts (the UKI
+ * of uki and uki-url, the program of efi, the kernel of linux): the boot manager refuses other bytes before
+ * LoadImage(). systemd-boot ignores the key, as the specification asks for keys it does not know.
  */
 #pragma once
 
@@ -28,6 +32,7 @@ typedef struct BlsEntry {
         char *options;          /* all options lines, joined */
         char *path;             /* linux, efi, uki or uki-url value */
         char *profile;          /* "profile N": which profile of a multi-profile UKI, or NULL */
+        char *pin;              /* "urlboot-sha256 HEX": the SHA-256 its image must have, or NULL */
         BlsKind kind;
         bool options_implied;   /* Type #2: options shown from .cmdline, not passed (the UKI applies them) */
         char *initrds[BLS_INITRDS_MAX];
@@ -44,7 +49,8 @@ static inline void bls_entry_freep(BlsEntry **e) {
 /**
  * Parse an entry.
  * @v filename  "ID[+LEFT[-DONE]].conf" (or just "ID")
- * @ret 0, -EBADMSG when the entry names no or several things to boot, -ENOMEM
+ * @ret 0, -EBADMSG when the entry names no or several things to boot, -EINVAL when its urlboot-sha256 is
+ *      not a digest (a pin that cannot hold must not leave the entry unpinned), -ENOMEM
  */
 int bls_entry_parse(const char *filename, const char *text, size_t size, BlsEntry **ret);
 

@@ -20,6 +20,10 @@
 #define URLBOOT_VAR_ROLLOUT "UrlbootRollout"                   /* NV: the rollout store (rollout.h) */
 #define URLBOOT_VAR_ROLLOUT_CHOICE "UrlbootRolloutChoice"      /* volatile: "ID\nREASON" of this boot */
 #define URLBOOT_VAR_TLS_CA "UrlbootTlsCaSha256"                /* volatile: SHA-256 of each pinned CA, hex */
+#define URLBOOT_VAR_IMAGE_SHA256 "UrlbootImageSHA256"          /* volatile: SHA-256 of the image started, hex */
+#define URLBOOT_VAR_ROLLOUT_LIST "UrlbootRolloutList"          /* volatile: the entry list in use (rollout-list.h) */
+#define URLBOOT_VAR_ROLLOUT_KEPT "UrlbootRolloutKept"          /* NV, boot services only: the list taken last */
+#define URLBOOT_VAR_ROLLOUT_RESET "UrlbootRolloutReset"        /* NV: root asks to forget the list taken last */
 
 /* gnu-efi's headers define these too (same values) */
 #ifndef EFI_VARIABLE_NON_VOLATILE

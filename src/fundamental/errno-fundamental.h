@@ -9,11 +9,13 @@
 #pragma once
 
 #if defined(URLBOOT_FREESTANDING)
+#  define EPERM 1
 #  define ENOENT 2
 #  define EIO 5
 #  define E2BIG 7
 #  define ENOMEM 12
 #  define EEXIST 17
+#  define EFBIG 27
 #  define EINVAL 22
 #  define ENOSPC 28
 #  define ERANGE 34

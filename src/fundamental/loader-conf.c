@@ -10,6 +10,7 @@
 #include "memory-fundamental.h"
 #include "rollout.h"
 #include "string-fundamental.h"
+#include "trial-watchdog.h"
 
 void loader_conf_init(LoaderConf *c) {
         fassert(c);
@@ -20,6 +21,7 @@ void loader_conf_init(LoaderConf *c) {
                 .reboot_on_error = REBOOT_ON_ERROR_AUTO,
                 .console_mode = CONSOLE_MODE_KEEP,
                 .rollout_tries = ROLLOUT_TRIES_DEFAULT,
+                .rollout_watchdog = TRIAL_WATCHDOG_DEFAULT_SEC,
         };
 }
 
@@ -99,6 +101,16 @@ static int parse_default(LoaderConf *c, const ConfLine *l) {
         return 0;
 }
 
+/* "no" (or 0) leaves a trial uncovered; a number of seconds within what the hardware counts. */
+static void parse_rollout_watchdog(LoaderConf *c, const ConfLine *l) {
+        uint64_t x;
+
+        if (conf_parse_bool(l->value, l->value_len) == 0)
+                c->rollout_watchdog = 0;
+        else if (fparse_uint64(l->value, l->value_len, TRIAL_WATCHDOG_MAX_SEC, &x) == 0)
+                c->rollout_watchdog = (unsigned) x;
+}
+
 int loader_conf_parse(LoaderConf *c, const char *text, size_t size) {
         size_t pos = 0;
         ConfLine l;
@@ -130,7 +142,8 @@ int loader_conf_parse(LoaderConf *c, const char *text, size_t size) {
                         uint64_t x;
                         if (fparse_uint64(l.value, l.value_len, ROLLOUT_TRIES_MAX, &x) == 0 && x > 0)
                                 c->rollout_tries = (unsigned) x;
-                }
+                } else if (conf_line_key_is(&l, "urlboot-rollout-watchdog"))
+                        parse_rollout_watchdog(c, &l);
         }
         return 0;
 }

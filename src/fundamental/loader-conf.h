@@ -39,9 +39,13 @@ typedef struct LoaderConf {
          * version gets (rollout.h) */
         char *rollout_entries;          /* "urlboot-entries URL" (":NAME" is beside our own URL) */
         unsigned rollout_tries;         /* "urlboot-rollout-tries N", 1 to ROLLOUT_TRIES_MAX */
+        unsigned rollout_watchdog;      /* "urlboot-rollout-watchdog SECONDS|no": a trial's hardware watchdog, 0 off */
 } LoaderConf;
 
-/** The defaults: timeout unset, editor yes, reboot-on-error auto, console-mode keep. */
+/**
+ * The defaults: timeout unset, editor yes, reboot-on-error auto, console-mode keep, a trial's watchdog
+ * TRIAL_WATCHDOG_DEFAULT_SEC.
+ */
 void loader_conf_init(LoaderConf *c);
 void loader_conf_done(LoaderConf *c);
 

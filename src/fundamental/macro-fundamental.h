@@ -15,6 +15,9 @@
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 #define CMP(a, b) (((a) > (b)) - ((a) < (b)))
+/* A macro argument as a string literal, after its own expansion. */
+#define STRINGIFY(x) STRINGIFY_(x)
+#define STRINGIFY_(x) #x
 
 /* Round up to a multiple of align, which must be a power of two. */
 #define ALIGN_TO(x, align) (((x) + ((align) - 1)) & ~((__typeof__(x)) (align) - 1))

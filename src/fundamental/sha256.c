@@ -116,3 +116,25 @@ void sha256_digest(const void *data, size_t size, uint8_t ret[static SHA256_DIGE
         sha256_update(&c, data, size);
         sha256_finish(&c, ret);
 }
+
+void sha256_to_hex(const uint8_t digest[static SHA256_DIGEST_SIZE], char buf[static 2 * SHA256_DIGEST_SIZE + 1]) {
+        static const char digits[] = "0123456789abcdef";
+
+        fassert(digest);
+        fassert(buf);
+
+        for (size_t i = 0; i < SHA256_DIGEST_SIZE; i++) {
+                buf[2 * i] = digits[digest[i] >> 4];
+                buf[2 * i + 1] = digits[digest[i] & 15];
+        }
+        buf[2 * SHA256_DIGEST_SIZE] = 0;
+}
+
+bool sha256_hex_valid(const char *s, size_t n) {
+        if (!s || n != 2 * SHA256_DIGEST_SIZE)
+                return false;
+        for (size_t i = 0; i < n; i++)
+                if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+                        return false;
+        return true;
+}

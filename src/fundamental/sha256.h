@@ -24,3 +24,9 @@ void sha256_finish(Sha256 *c, uint8_t ret[static SHA256_DIGEST_SIZE]);
 
 /** The digest of one buffer. */
 void sha256_digest(const void *data, size_t size, uint8_t ret[static SHA256_DIGEST_SIZE]);
+
+/** The digest as 64 lowercase hex digits and a NUL (buf: at least 65 bytes). */
+void sha256_to_hex(const uint8_t digest[static SHA256_DIGEST_SIZE], char buf[static 2 * SHA256_DIGEST_SIZE + 1]);
+
+/** Whether the n bytes at s are 64 lowercase hex digits (a digest as sha256_to_hex() writes it). */
+bool sha256_hex_valid(const char *s, size_t n);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Rollouts of network images (src/fundamental/rollout.c): the decision table test/data/rollout-cases.tsv,
  * counting and blessing, the variable's text read back. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rollout.h"
 #include "string-util.h"
@@ -17,29 +19,58 @@ static size_t split_list(char *s, const char *sep, char **out, size_t max) {
         return n;
 }
 
+/* Append a line of the table's STORE column, with "\\0" as a NUL byte (an ID cut short must not pass). */
+static size_t append_line(char *text, size_t n, const char *line) {
+        for (const char *p = line; *p; p++) {
+                if (p[0] == '\\' && p[1] == '0') {
+                        text[n++] = 0;
+                        p++;
+                } else
+                        text[n++] = *p;
+        }
+        text[n++] = '\n';
+        return n;
+}
+
+/* Which of ids are in the comma list (the TRIED column). */
+static void tried_from(char *list, char **ids, size_t n_ids, bool *tried) {
+        char *names[ROLLOUT_ENTRIES_MAX];
+        size_t n = split_list(list, ",", names, ELEMENTSOF(names));
+
+        for (size_t i = 0; i < n_ids; i++) {
+                tried[i] = false;
+                for (size_t k = 0; k < n; k++)
+                        tried[i] = tried[i] || streq(ids[i], names[k]);
+        }
+}
+
 static void on_case(char *line, int lineno, void *userdata) {
-        char *f[7], *lines[ROLLOUT_ENTRIES_MAX + 4], *ids[ROLLOUT_ENTRIES_MAX];
-        char text[ROLLOUT_TEXT_MAX + 1] = "";
+        char *f[8], *lines[ROLLOUT_ENTRIES_MAX + 4], *ids[ROLLOUT_ENTRIES_MAX], skipped[300];
+        char text[ROLLOUT_TEXT_MAX + 1];
+        bool tried[ROLLOUT_ENTRIES_MAX];
         RolloutStore s;
         RolloutChoice c;
-        size_t n_lines, n_ids;
+        size_t n_lines, n_ids, n = 0;
         static const char *const reasons[] = { "newest", "fallback", "none" };
+        static const char *const skips[] = { "tries", "unfetched", "this-boot" };
 
-        if (test_split_fields(line, f, 7) != 7)
-                test_fail(__FILE__, lineno, "line %d: seven fields", lineno);
+        if (test_split_fields(line, f, 8) != 8)
+                test_fail(__FILE__, lineno, "line %d: eight fields", lineno);
         n_lines = split_list(f[1], ";", lines, ELEMENTSOF(lines));
-        for (size_t i = 0; i < n_lines; i++) {
-                strcat(text, lines[i]);
-                strcat(text, "\n");
-        }
-        rollout_store_parse(text, strlen(text), &s);
+        for (size_t i = 0; i < n_lines; i++)
+                n = append_line(text, n, lines[i]);
+        rollout_store_parse(text, n, &s);
         n_ids = split_list(f[2], ",", ids, ELEMENTSOF(ids));
-        rollout_choose((const char *const *) ids, n_ids, &s, &c);
-        if (!streq(c.index >= 0 ? ids[c.index] : "-", f[3]) || !streq(reasons[c.reason], f[4]) ||
-            c.trial != streq(f[5], "yes") || !streq(c.newest_exhausted >= 0 ? ids[c.newest_exhausted] : "-", f[6]))
-                test_fail(__FILE__, lineno, "%s: chose %s (%s, trial %d, newest exhausted %s)", f[0],
-                          c.index >= 0 ? ids[c.index] : "-", reasons[c.reason], c.trial,
-                          c.newest_exhausted >= 0 ? ids[c.newest_exhausted] : "-");
+        tried_from(f[3], ids, n_ids, tried);
+        rollout_choose((const char *const *) ids, n_ids, &s, tried, &c);
+        if (c.newest_skipped >= 0)
+                snprintf(skipped, sizeof skipped, "%s:%s", ids[c.newest_skipped], skips[c.skip]);
+        else
+                strcpy(skipped, "-");
+        if (!streq(c.index >= 0 ? ids[c.index] : "-", f[4]) || !streq(reasons[c.reason], f[5]) ||
+            c.trial != streq(f[6], "yes") || !streq(skipped, f[7]))
+                test_fail(__FILE__, lineno, "%s: chose %s (%s, trial %d, newest skipped %s)", f[0],
+                          c.index >= 0 ? ids[c.index] : "-", reasons[c.reason], c.trial, skipped);
         (*(int *) userdata)++;
 }
 
@@ -47,7 +78,7 @@ TEST(decision_table) {
         int n = 0;
 
         test_foreach_line("rollout-cases.tsv", on_case, &n);
-        ASSERT_TRUE(n >= 15);
+        ASSERT_TRUE(n >= 23);
         test_note("%d cases", n);
 }
 
@@ -61,7 +92,7 @@ TEST(counting_and_blessing) {
         ASSERT_OK(rollout_count_start(&s, "image-41.conf", 2));
         ASSERT_OK(rollout_bless(&s, "image-41.conf"));
         for (int boot = 0; boot < 2; boot++) {
-                rollout_choose(ids, 2, &s, &c);
+                rollout_choose(ids, 2, &s, NULL, &c);
                 ASSERT_EQ(c.index, 0);
                 ASSERT_TRUE(c.trial);
                 ASSERT_OK(rollout_count_start(&s, ids[c.index], 2));
@@ -69,15 +100,16 @@ TEST(counting_and_blessing) {
         r = rollout_store_find(&s, "image-42.conf");
         ASSERT_TRUE(r && r->tries_left == 0 && r->tries_done == 2 && r->state == ROLLOUT_TRIAL);
         ASSERT_EQ(rollout_count_start(&s, "image-42.conf", 2), -ERANGE);
-        rollout_choose(ids, 2, &s, &c);
-        ASSERT_TRUE(c.index == 1 && !c.trial && c.reason == ROLLOUT_REASON_FALLBACK && c.newest_exhausted == 0);
+        rollout_choose(ids, 2, &s, NULL, &c);
+        ASSERT_TRUE(c.index == 1 && !c.trial && c.reason == ROLLOUT_REASON_FALLBACK && c.newest_skipped == 0 &&
+                    c.skip == ROLLOUT_SKIP_TRIES);
         /* a good entry's starts are not counted */
         ASSERT_OK(rollout_count_start(&s, "image-41.conf", 2));
         r = rollout_store_find(&s, "image-41.conf");
         ASSERT_TRUE(r->tries_done == 1 && r->state == ROLLOUT_GOOD);
         /* reset: new again, with all its tries */
         ASSERT_OK(rollout_reset(&s, "image-42.conf"));
-        rollout_choose(ids, 2, &s, &c);
+        rollout_choose(ids, 2, &s, NULL, &c);
         ASSERT_TRUE(c.index == 0 && c.trial);
         ASSERT_EQ(rollout_bless(&s, "image-42.conf"), -ENOENT);
         ASSERT_EQ(rollout_count_start(&s, "bad id", 2), -EINVAL);
