@@ -56,8 +56,10 @@ _urlboot_small_nics="virtio_net e1000 e1000e igb igc ixgbe i40e ice mlx5_core r8
 # The file systems and block drivers of the small initrd (with loop, nbd and dm-* for lazy boots).
 _urlboot_small_block="ext4 xfs btrfs erofs squashfs vfat virtio_scsi nvme ahci sd_mod"
 
-# Always in: the demo's and virtual machines' needs; for lazy boots, nbd and the dm targets.
-_urlboot_base_modules="loop ext4 vfat efivarfs virtio_net virtio_pci virtio_blk af_packet e1000 e1000e"
+# Always in: the demo's and virtual machines' needs, and the hardware watchdog the boot manager arms for
+# a rollout's version on trial (i6300esb; systemd.watchdog_sec= feeds it from the initrd on, so its
+# driver must be there: src/fundamental/trial-watchdog.h); for lazy boots, nbd and the dm targets.
+_urlboot_base_modules="loop ext4 vfat efivarfs virtio_net virtio_pci virtio_blk af_packet e1000 e1000e i6300esb"
 _urlboot_lazy_modules="nbd dm-mod dm-mirror dm-region-hash dm-log dm-verity dm-bufio"
 
 installkernel() {

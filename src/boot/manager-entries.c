@@ -11,6 +11,7 @@
 #include "bls-menu.h"
 #include "efi-cleanup.h"
 #include "efi-firmware.h"
+#include "efi-log.h"
 #include "efi-string.h"
 #include "efi-tpm.h"
 #include "efi-volume.h"
@@ -38,8 +39,9 @@ static bool add(Menu *m, BlsEntry *e, EFI_HANDLE device, const CHAR16 *dir, cons
 }
 
 /* Adds an entry given as text (SMBIOS, .entries), unless it cannot work here: a relative uki-url
- * needs our own URL, local paths need a volume. */
-static bool add_text_entry(Menu *m, const char *name, size_t name_len, const char *body, size_t body_len) {
+ * needs our own URL, local paths need a volume. A rollout's entry must pin its UKI. */
+static bool add_text_entry(Menu *m, const char *name, size_t name_len, const char *body, size_t body_len,
+                           bool rollout) {
         _cleanup_ffree_ char *fname = fstrndup(name, name_len);
         _cleanup_(bls_entry_freep) BlsEntry *e = NULL;
         EFI_HANDLE device;
@@ -49,8 +51,16 @@ static bool add_text_entry(Menu *m, const char *name, size_t name_len, const cha
         if ((e->kind == BLS_KIND_UKI_URL && e->path[0] == ':' && !m->own_url) ||
             (e->kind != BLS_KIND_UKI_URL && !m->have_volume))
                 return false;
+        if (rollout && !e->pin) {
+                log_efi_info("%s: a rollout's entry without urlboot-sha256 is not offered (the list must pin each "
+                             "version's UKI: urlbootctl build-manager --uki=)", e->id);
+                return false;
+        }
         device = e->kind == BLS_KIND_UKI_URL ? NULL : m->own_device;
-        return add(m, TAKE_PTR(e), device, NULL, NULL);
+        if (!add(m, TAKE_PTR(e), device, NULL, NULL))
+                return false;
+        m->entries[m->n - 1].rollout = rollout;
+        return true;
 }
 
 typedef struct Scan {
@@ -125,7 +135,7 @@ static int on_oem_string(const char *s, size_t n, void *userdata) {
         size_t nl, bl;
 
         if (smbios_entry_split(s, n, &name, &nl, &body, &bl))
-                add_text_entry(userdata, name, nl, body, bl);
+                add_text_entry(userdata, name, nl, body, bl, false);
         else if (n > 24 && fmemcmp(s, "io.systemd.boot.timeout=", 24) == 0) {
                 /* the firmware's word over loader.conf, for machines booted without a file system */
                 Menu *m = userdata;
@@ -144,9 +154,9 @@ void entries_add_section(Menu *m, const uint8_t *d, size_t n, bool rollout) {
                         i++;
                 for (eq = start; eq < i && d[eq] != '='; eq++)
                         ;
-                if (eq < i && eq > start &&
-                    add_text_entry(m, (const char *) d + start, eq - start, (const char *) d + eq + 1, i - eq - 1))
-                        m->entries[m->n - 1].rollout = rollout;
+                if (eq < i && eq > start)
+                        (void) add_text_entry(m, (const char *) d + start, eq - start, (const char *) d + eq + 1,
+                                              i - eq - 1, rollout);
                 i++;
         }
 }

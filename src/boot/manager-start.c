@@ -2,8 +2,8 @@
 /**
  * @file
  * Starting the chosen entry: count the start (rename the entry's file), load what it names - an
- * EFI-stub kernel with its initrds, an EFI program, a local UKI or a UKI fetched by URL - hand it
- * the load options and start it.
+ * EFI-stub kernel with its initrds, an EFI program, a local UKI or a UKI fetched by URL (manager-load.c) -
+ * hand it the load options, say what it is (its SHA-256 for the booted system) and start it.
  */
 #include <efi.h>
 #include <efilib.h>
@@ -12,16 +12,17 @@
 #include "efi-initrd.h"
 #include "efi-log.h"
 #include "efi-string.h"
+#include "efi-tls.h"
 #include "efi-tpm.h"
 #include "efi-ticks.h"
 #include "efi-variables.h"
 #include "efi-volume.h"
-#include "manager-url-load.h"
+#include "manager-load.h"
 #include "manager.h"
+#include "sha256.h"
 #include "memory-fundamental.h"
 #include "string-fundamental.h"
 #include "stub-measure.h"
-#include "url.h"
 
 #define INITRD_MAX (1024U * 1024 * 1024)
 
@@ -48,15 +49,6 @@ static CHAR16 *efi_path(const char *path) {
         _cleanup_ffree_ char *p = bls_path_to_efi(path);
 
         return p ? utf8_to_char16(p, fstrlen(p)) : NULL;
-}
-
-static EFI_STATUS load_file_image(EFI_HANDLE parent, EFI_HANDLE device, const char *path, EFI_HANDLE *ret) {
-        _cleanup_ffree_ CHAR16 *w = efi_path(path);
-        _cleanup_ffree_ EFI_DEVICE_PATH *dp = w ? FileDevicePath(device, w) : NULL;
-
-        if (!dp)
-                return EFI_OUT_OF_RESOURCES;
-        return BS->LoadImage(FALSE, parent, dp, NULL, 0, ret);
 }
 
 /* Appends a file of the volume to *all (which grows by its size). */
@@ -107,33 +99,6 @@ static EFI_STATUS register_initrds(BootEntry *e, EFI_HANDLE *ret) {
         return s;
 }
 
-static char *resolve_url(Menu *m, const BlsEntry *e) {
-        char *u = NULL;
-
-        if (e->path[0] != ':')
-                return fstrdup(e->path);
-        /* ":NAME": NAME beside our own URL, with exactly one slash between them. */
-        if (!m->own_url || url_change_last_component(m->own_url, e->path + 1, &u) < 0)
-                return NULL;
-        return u;
-}
-
-static EFI_STATUS load_entry(Menu *m, EFI_HANDLE image, BootEntry *e, EFI_HANDLE *ret) {
-        _cleanup_ffree_ char *url = NULL;
-
-        if (e->bls->kind != BLS_KIND_UKI_URL) {
-                log_efi_info("starting %s from the volume", e->bls->path);
-                return load_file_image(image, e->device, e->bls->path, ret);
-        }
-        url = resolve_url(m, e->bls);
-        /* url_is_http() is systemd's check and lets CR LF through, which neither our HTTP request nor the
-         * firmware's HTTP boot should see. */
-        if (!url || !url_is_http(url) || !url_is_printable(url))
-                return log_efi(EFI_INVALID_PARAMETER, "%s: not a URL that can be requested as it is", e->bls->path);
-        log_efi_info("starting %s", url);
-        return url_load_image(image, url, ret);
-}
-
 /* Hands the child its options and measures them into PCR 12 as systemd-boot does (edited ones too). */
 static void set_load_options(EFI_HANDLE child, const char *text) {
         EFI_LOADED_IMAGE *li;
@@ -153,31 +118,50 @@ static void set_load_options(EFI_HANDLE child, const char *text) {
         (void) tpm_measure(&e, &measured);
 }
 
-EFI_STATUS start_entry(Menu *m, EFI_HANDLE image, BootEntry *e, const char *options_override) {
+/* What the booted system reads to know which bytes the boot manager verified and started. */
+static void export_digest(const LoadedEntry *l) {
+        char hex[2 * SHA256_DIGEST_SIZE + 1];
+
+        if (!l->have_digest) {
+                (void) RT->SetVariable(L"" URLBOOT_VAR_IMAGE_SHA256, &urlboot_vendor_guid, 0, 0, NULL);
+                return;
+        }
+        sha256_to_hex(l->digest, hex);
+        (void) RT->SetVariable(L"" URLBOOT_VAR_IMAGE_SHA256, &urlboot_vendor_guid, EFI_VARIABLE_VOLATILE_DEFAULT,
+                               2 * SHA256_DIGEST_SIZE, hex);
+}
+
+EFI_STATUS start_entry(Menu *m, EFI_HANDLE image, BootEntry *e, const char *options_override, bool *ret_started) {
         _cleanup_ffree_ char *options = NULL;
-        EFI_HANDLE child = NULL, initrd = NULL;
+        EFI_HANDLE initrd = NULL;
+        LoadedEntry l;
         EFI_STATUS s;
 
+        *ret_started = false;
         count_start(e);
-        rollout_starting(m, e);
-        (void) set_loader_string(L"LoaderEntrySelected", e->bls->id);
-        if (m->save_entry)
-                (void) set_loader_string_persistent(L"LoaderEntryLastBooted", e->bls->id);
-
-        s = load_entry(m, image, e, &child);
+        s = entry_load(m, image, e, &l);
         if (EFI_ERROR(s))
                 return s;
         if (e->bls->kind == BLS_KIND_LINUX) {
                 s = register_initrds(e, &initrd);
                 if (EFI_ERROR(s)) {
-                        (void) BS->UnloadImage(child);
+                        (void) BS->UnloadImage(l.child);
                         return s;
                 }
         }
         options = options_override ? fstrdup(options_override) : bls_entry_load_options(e->bls);
-        set_load_options(child, options);
+        set_load_options(l.child, options);
+        (void) set_loader_string(L"LoaderEntrySelected", e->bls->id);
+        if (m->save_entry)
+                (void) set_loader_string_persistent(L"LoaderEntryLastBooted", e->bls->id);
+        export_digest(&l);
+        /* counted now, not before the fetch: a fetch the network spoiled costs no try (rollout.h) */
+        rollout_starting(m, e, l.child);
+        /* the owner's TLS CA list is back before anything else runs */
+        tls_pin_end();
         (void) set_loader_time(L"LoaderTimeExecUSec");
-        s = BS->StartImage(child, NULL, NULL);
+        *ret_started = true;
+        s = BS->StartImage(l.child, NULL, NULL);
         initrd_unregister(initrd);
         return s;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * @file
- * Loading an image from a URL: the bytes first - with the firmware's HTTP protocol on the NIC and address
- * our own network boot used (efi-http.c), else through the firmware's LoadFile, which starts HTTP boot
- * over, DHCP included - then LoadImage() from memory, with a device path that ends in Uri(url).
+ * Fetching a URL into memory: with the firmware's HTTP protocol on the NIC and address our own network boot
+ * used (efi-http.c), else through the firmware's LoadFile, which starts HTTP boot over, DHCP included. The
+ * bytes come with a device path that ends in Uri(url), for LoadImage() from memory (manager-load.c).
  *
  * From memory, because shim's LoadImage (which verifies through the MOK list) takes nothing else: no
  * BootPolicy TRUE, no LoadFile. Firmware LoadImage checks a buffer against db as it checks a file.
@@ -16,7 +16,7 @@
 #include "efi-firmware.h"
 #include "efi-http.h"
 #include "efi-log.h"
-#include "efi-shim.h"
+#include "efi-tls.h"
 #include "manager-url-load.h"
 #include "memory-fundamental.h"
 #include "string-fundamental.h"
@@ -117,6 +117,12 @@ static EFI_STATUS fetch_direct(EFI_HANDLE parent, const char *url, Fetched *ret)
 EFI_STATUS url_fetch(EFI_HANDLE parent, const char *url, Fetched *ret) {
         EFI_STATUS s;
 
+        /* our CA alone, for our https fetches; the firmware's own list is back before anything runs */
+        if (fstartswith(url, "https://")) {
+                s = tls_pin_begin();
+                if (EFI_ERROR(s))
+                        return s;
+        }
         s = fetch_direct(parent, url, ret);
         /* An answer from the server (an error status, a redirect) or a TLS verdict stands: the firmware's
          * LoadFile would reach the same one, a DHCP round later. */
@@ -125,19 +131,4 @@ EFI_STATUS url_fetch(EFI_HANDLE parent, const char *url, Fetched *ret) {
         if (s != EFI_UNSUPPORTED)
                 log_efi(s, "fetching %s with the firmware's HTTP protocol failed; trying its HTTP boot", url);
         return fetch_loadfile(url, ret);
-}
-
-EFI_STATUS url_load_image(EFI_HANDLE parent, const char *url, EFI_HANDLE *ret) {
-        Fetched f = {};
-        EFI_STATUS s;
-
-        s = url_fetch(parent, url, &f);
-        if (EFI_ERROR(s))
-                return s;
-        s = BS->LoadImage(FALSE, parent, f.device_path, f.data, f.size, ret);
-        ffree(f.data); /* LoadImage made its own copy */
-        if (s == EFI_SECURITY_VIOLATION || s == EFI_ACCESS_DENIED)
-                return log_efi(s, "%s is not signed by a key this machine trusts (%s); refused", url,
-                               shim_loaded() ? "db, or the MOK list through shim" : "db");
-        return s;
 }

@@ -21,12 +21,7 @@ typedef struct Fetched {
  * DHCP round). Otherwise, or when that way is not open, find the LoadFile handle that accepts the URL
  * (PXE handles refuse it) and let the firmware fetch it into memory; retried a few times, reconnecting
  * the network drivers between tries, because they sometimes answer only after a reconnect. Errors the
- * server or TLS gave stand (logged); no redirect is followed.
+ * server or TLS gave stand (logged); no redirect is followed. An https URL is fetched with this boot
+ * manager's pinned CA alone (efi-tls.h).
  */
 EFI_STATUS url_fetch(EFI_HANDLE parent, const char *url, Fetched *ret);
-
-/**
- * Fetch the URL and LoadImage() it from memory: verified by the firmware against db under Secure
- * Boot, or by shim against the MOK list when shim started us. A refused image: one line.
- */
-EFI_STATUS url_load_image(EFI_HANDLE parent, const char *url, EFI_HANDLE *ret);

@@ -145,6 +145,7 @@ static void pass_random_seed(Menu *m) {
 /* After a failed start: say what failed, then reboot or hand back to the firmware. */
 static EFI_STATUS start_failed(Menu *m, BootEntry *e, MenuChoice *c, EFI_STATUS s) {
         (void) log_efi(s, "starting '%s' failed", e->title ?: e->bls->id);
+        tls_pin_end();
         if (loader_reboot_after_failure(m->conf.reboot_on_error, e->bls->tries_left, e->bls->kind == BLS_KIND_UKI_URL,
                                         c->key_pressed)) {
                 log_efi_info("failed to start boot entry. Rebooting in 5 s (reboot-on-error).");
@@ -156,12 +157,29 @@ static EFI_STATUS start_failed(Menu *m, BootEntry *e, MenuChoice *c, EFI_STATUS 
         return s;
 }
 
+/* The rollout's choice; when its UKI cannot be fetched or is refused, the next version, in this boot. */
+static EFI_STATUS rollout_boot(Menu *m, EFI_HANDLE image, unsigned *index) {
+        EFI_STATUS s;
+        bool started;
+
+        for (;;) {
+                s = start_entry(m, image, &m->entries[*index], NULL, &started);
+                if (started || !m->entries[*index].rollout)
+                        return s;
+                /* the version never ran: no try counted, a fetch failure */
+                rollout_note_fetch_failure(m, *index);
+                if (!rollout_default(m, index))
+                        return s;
+        }
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         EFI_LOADED_IMAGE *li = NULL;
         Menu m = {};
         MenuChoice c;
         uint32_t timeout;
         unsigned selected;
+        bool rollout, started;
         EFI_STATUS s;
 
         InitializeLib(image, system_table);
@@ -170,12 +188,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         if (EFI_ERROR(s))
                 return log_efi(s, "cannot read our own loaded image");
 
+        /* a start cut off while our TLS pin was in place left the firmware's own CA list aside */
+        tls_owner_recover();
         m.own_device = li->DeviceHandle;
         m.have_volume = volume_exists(li->DeviceHandle);
         export_identity(&m, li);
         entries_collect(&m, li);
         if (m.tls_ca) {
-                (void) tls_pin_ca(m.tls_ca, m.tls_ca_size);
+                tls_pin_register(m.tls_ca, m.tls_ca_size);
                 tls_export_fingerprints(m.tls_ca, m.tls_ca_size);
         }
         rollout_collect(&m, image);
@@ -193,10 +213,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         timeout = loader_timeout_effective(m.conf.timeout, timeout_variable(L"LoaderConfigTimeout", false),
                                            timeout_variable(L"LoaderConfigTimeoutOneShot", true));
         selected = pick_default(&m);
-        rollout_default(&m, &selected);
+        rollout = rollout_default(&m, &selected);
         c = menu_run(&m, selected, timeout);
         (void) set_loader_time(L"LoaderTimeMenuUSec");
         pass_random_seed(&m);
-        s = start_entry(&m, image, &m.entries[c.index], c.options);
+        if (rollout && c.index == selected && !c.options)
+                s = rollout_boot(&m, image, &c.index);
+        else
+                s = start_entry(&m, image, &m.entries[c.index], c.options, &started);
         return shim_exit_status(start_failed(&m, &m.entries[c.index], &c, s));
 }

@@ -22,6 +22,15 @@ typedef struct BootEntry {
         bool rollout;           /* from the rollout's entry list: counted in UrlbootRollout (rollout.h) */
 } BootEntry;
 
+/* A rollout in this boot: which versions' UKIs could not be fetched (or were refused), and why the one being
+ * started was chosen. */
+typedef struct RolloutBoot {
+        bool chose;                     /* the rollout chose the default entry: chosen */
+        unsigned chosen;
+        bool tried[ENTRIES_MAX];        /* per menu index: fetched in this boot and failed */
+        char why[320];                  /* "newest version", "fallback: ID used up its tries", ... */
+} RolloutBoot;
+
 typedef struct Menu {
         BootEntry entries[ENTRIES_MAX];
         unsigned n;
@@ -33,6 +42,7 @@ typedef struct Menu {
         bool save_entry;        /* "@saved" is in use: remember the started entry (LoaderEntryLastBooted) */
         const void *tls_ca;     /* the CA lists pinned for https (our .tlsca section), or NULL */
         size_t tls_ca_size;
+        RolloutBoot rollout;
 } Menu;
 
 /** Read loader.conf (our volume, else our .loader section) and every entry source, then sort. */
@@ -46,17 +56,29 @@ void entries_sort(Menu *m);
 
 /**
  * A rollout (loader.conf "urlboot-entries URL"): fetch the entry list the server offers - a PE image with
- * an .entries section, as urlbootctl build-manager makes it - and add its entries. It is trusted when
- * LoadImage verified it (Secure Boot: db, or the MOK list through shim) or it came over https with
- * our pinned CA; otherwise it is ignored with one line.
+ * .entries and .rollout sections, as urlbootctl build-manager --generation= makes it (rollout-list.h) - and
+ * add its entries. It is trusted when LoadImage verified it (Secure Boot: db, or shim's keys) or it came over
+ * https with our pinned CA; otherwise it is ignored with one line. A list of a lower generation than the one
+ * this machine took last is refused, and so is one that cannot be fetched: the list kept then is offered.
+ * Entries without a pin (urlboot-sha256) are skipped.
  */
 void rollout_collect(Menu *m, EFI_HANDLE image);
 
-/** The rollout's choice among its entries, if it has one, as the default (*index); logged. */
-void rollout_default(Menu *m, unsigned *index);
+/**
+ * The rollout's choice among its entries that were not tried in this boot yet, as the default (*index);
+ * logged. @ret whether it chose one
+ */
+bool rollout_default(Menu *m, unsigned *index);
 
-/** Before a rollout entry starts: count the start if it is on trial and say what was chosen and why. */
-void rollout_starting(Menu *m, BootEntry *e);
+/** A rollout entry's UKI could not be fetched, or its bytes were refused: no try, a fetch failure counted. */
+void rollout_note_fetch_failure(Menu *m, unsigned index);
+
+/**
+ * Right before a rollout entry's verified UKI starts: count the start if it is on trial, say which runs and
+ * why (with its pin), and arm the hardware watchdog for a version on trial whose command line hands it to
+ * systemd (trial-watchdog.h).
+ */
+void rollout_starting(Menu *m, BootEntry *e, EFI_HANDLE child);
 
 /** Give every entry its unique title. */
 void entries_make_titles(Menu *m);
@@ -73,5 +95,9 @@ void console_apply_mode(const LoaderConf *conf);
 /** Show the menu as the timeout asks and return the choice. */
 MenuChoice menu_run(Menu *m, unsigned selected, uint32_t timeout);
 
-/** Count a start of the entry (rename its file) and start it; returns only when that failed. */
-EFI_STATUS start_entry(Menu *m, EFI_HANDLE image, BootEntry *e, const char *options_override);
+/**
+ * Count a start of the entry (rename its file), load it, and start it; returns only when that failed.
+ * *ret_started says whether it got as far as StartImage() (a rollout's fetch failure did not).
+ */
+EFI_STATUS start_entry(Menu *m, EFI_HANDLE image, BootEntry *e, const char *options_override, bool *ret_started);
+
