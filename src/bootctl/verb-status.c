@@ -12,12 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "efivars.h"
 #include "json-writer.h"
 #include "exit-status.h"
 #include "log.h"
 #include "macro.h"
+#include "rollout-list-view.h"
 #include "rollout.h"
 #include "signature-list.h"
 #include "verb-status.h"
@@ -178,6 +180,20 @@ static const Section sections[] = {
         { "Current Stub", "StubInfo", "StubFeatures", "StubDeviceURL", stub_features, ELEMENTSOF(stub_features) },
 };
 
+/* The entry list in use and its age by this system's clock; a warning when it is past its max-age. */
+static void print_rollout_list(void) {
+        RolloutListInfo list;
+        const char *warning;
+        char text[512];
+
+        if (rollout_list_view_load(&list) < 0)
+                return;
+        warning = rollout_list_view_warning(rollout_list_view_describe(&list, (uint64_t) time(NULL), text, sizeof text));
+        printf("  Rollout List: %s\n", text);
+        if (warning)
+                log_warning("Warning: %s.", warning);
+}
+
 static void print_text(void) {
         _cleanup_free_ char *fw = get_string("LoaderFirmwareType"), *fwi = get_string("LoaderFirmwareInfo");
         _cleanup_free_ char *cur = get_string("LoaderEntrySelected"), *def = get_string("LoaderEntryDefault");
@@ -201,6 +217,7 @@ static void print_text(void) {
                 printf("  HTTPS CA Pin: sha256 %s\n", ca);
         if (rollout_running(&run))
                 printf("       Rollout: %s, %s (%s)\n", run.id, run.state == ROLLOUT_GOOD ? "good" : "on trial", run.why);
+        print_rollout_list();
 
         for (size_t s = 0; s < ELEMENTSOF(sections); s++) {
                 _cleanup_free_ char *product = get_string(sections[s].product_var), *url = get_string(sections[s].url_var);
@@ -265,6 +282,12 @@ static void print_json(void) {
                 json_write_string(stdout, run.why);
                 putchar('}');
         } else
+                fputs("null", stdout);
+        RolloutListInfo list;
+        json_write_key(stdout, "rolloutListGeneration", false);
+        if (rollout_list_view_load(&list) >= 0)
+                printf("%llu", (unsigned long long) list.meta.generation);
+        else
                 fputs("null", stdout);
         for (size_t s = 0; s < ELEMENTSOF(sections); s++) {
                 _cleanup_free_ char *product = get_string(sections[s].product_var), *url = get_string(sections[s].url_var);

@@ -10,7 +10,7 @@ ctl=$build/src/bootctl/urlbootctl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 guid=3c0a4d1e-8b7f-4c55-9a1e-75726c626f6f
-echo "1..16"
+echo "1..22"
 
 "$src/tools/e2e/tls-pki" "$tmp/pki" "$ctl" >/dev/null
 openssl x509 -in "$tmp/pki/ca.pem" -outform der -out "$tmp/ca.der"
@@ -76,24 +76,49 @@ check "tls-ca --vars-file: TlsCaCertificate, attributes 3, the certificate" \
 check "enroll-mok without --vars-file: a usage error that says to use mokutil" \
 	"$ctl enroll-mok $tmp/ca.der 2> $tmp/err; [ \$? = 2 ] && grep -q 'mokutil --import' $tmp/err"
 
-# rollout on a fake efivarfs: the boot manager's two variables as it writes them
+# rollout on a fake efivarfs: the boot manager's variables as it writes them
 efi=$tmp/efivars
 mkdir -p "$efi"
-printf '\007\000\000\000image-42.conf\ntrial\nfallback: image-43.conf used up its tries' > "$efi/UrlbootRolloutChoice-$guid"
-printf '\007\000\000\000image-43.conf trial 0 1\nimage-42.conf trial 2 1\nimage-41.conf good 0 1\n' > "$efi/UrlbootRollout-$guid"
+pin42=4242424242424242424242424242424242424242424242424242424242424242
+pin43=4343434343434343434343434343434343434343434343434343434343434343
+printf '\007\000\000\000image-42.conf\ntrial\nfallback: image-43.conf used up its tries\n%s' $pin42 > "$efi/UrlbootRolloutChoice-$guid"
+printf '\007\000\000\000image-43.conf trial 0 1\nimage-42.conf trial 2 1\nimage-41.conf good 0 1\nimage-40.conf trial 3 0 5\n' \
+	> "$efi/UrlbootRollout-$guid"
+printf '\007\000\000\000%s' $pin43 > "$efi/UrlbootImageSHA256-$guid"
+made=$(( $(date +%s) - 9 * 86400 ))
+printf '\007\000\000\000generation 44\nmade %s\nmax-age 604800\nsource kept-refused-older\nrefused 41\n' $made \
+	> "$efi/UrlbootRolloutList-$guid"
 export URLBOOT_EFIVARFS=$efi
-json=$("$ctl" rollout --json)
-check "rollout --json: running version and why, each version good/trial/bad with its tries" \
-	"python3 -c 'import json,sys; j=json.loads(sys.argv[1]); assert j[\"running\"]==dict(id=\"image-42.conf\",why=\"fallback: image-43.conf used up its tries\"), j; v={x[\"id\"]:(x[\"state\"],x[\"tries_left\"],x[\"tries_done\"]) for x in j[\"versions\"]}; assert v=={\"image-43.conf\":(\"bad\",0,1),\"image-42.conf\":(\"trial\",2,1),\"image-41.conf\":(\"good\",0,1)}, v' '$json'"
+json=$("$ctl" rollout --json 2> "$tmp/warn")
+check "rollout --json: running version, why and pin; each version good/trial/bad/unreachable with its tries" \
+	"python3 -c 'import json,sys; j=json.loads(sys.argv[1]); assert j[\"running\"]==dict(id=\"image-42.conf\",why=\"fallback: image-43.conf used up its tries\",sha256=\"$pin42\"), j; v={x[\"id\"]:(x[\"state\"],x[\"triesLeft\"],x[\"triesDone\"],x[\"fetchFailures\"]) for x in j[\"versions\"]}; assert v=={\"image-43.conf\":(\"bad\",0,1,0),\"image-42.conf\":(\"trial\",2,1,0),\"image-41.conf\":(\"good\",0,1,0),\"image-40.conf\":(\"unreachable\",3,0,5)}, v' '$json'"
+check "rollout --json: the list in use, generation 44, kept after refusing generation 41, expired" \
+	"python3 -c 'import json,sys; l=json.loads(sys.argv[1])[\"list\"]; assert (l[\"generation\"],l[\"source\"],l[\"refusedGeneration\"],l[\"maxAge\"],l[\"expired\"])==(44,\"kept-refused-older\",41,604800,True), l' '$json'"
+"$ctl" rollout > "$tmp/show" 2> "$tmp/warn"
+check "rollout: the list's generation, source and age; a warning past its max-age (a frozen server)" \
+	"grep -q '^List: generation 44 (kept-refused-older), made .* UTC, 1w 2d ago (max-age 1w); refused an older generation 41$' $tmp/show && grep -q 'older than its max-age' $tmp/warn"
+check "status: the rollout list line, and the same warning" \
+	"$ctl status 2> $tmp/warn | grep -q '^  Rollout List: generation 44 (kept-refused-older)' && grep -q 'older than its max-age' $tmp/warn"
 check "rollout is-trial: 0 while the running version is on trial" "$ctl rollout is-trial --quiet"
+check "rollout bless: refused when the UKI that ran is not the one its entry pins (exit 1, both digests named)" \
+	"$ctl rollout bless 2> $tmp/err; [ \$? = 1 ] && grep -q '$pin43, but image-42.conf pins $pin42: not blessed' $tmp/err && grep -q '^image-42.conf trial 2 1$' $efi/UrlbootRollout-$guid"
+printf '\007\000\000\000%s' $pin42 > "$efi/UrlbootImageSHA256-$guid"
 "$ctl" rollout bless 2> "$tmp/bless"
-check "rollout bless marks the running version good, and says after how many starts" \
+check "rollout bless marks the running version good when what ran is what it pins, and says after how many starts" \
 	"grep -q '^image-42.conf good 2 1$' $efi/UrlbootRollout-$guid && grep -q 'marked good after 1 start' $tmp/bless"
 check "rollout is-trial: 1 once it is blessed" "! $ctl rollout is-trial --quiet"
 check "status: the version, its state now (good), and why it was chosen" \
-	"$ctl status | grep -qx '       Rollout: image-42.conf, good (fallback: image-43.conf used up its tries)'"
+	"$ctl status 2>/dev/null | grep -qx '       Rollout: image-42.conf, good (fallback: image-43.conf used up its tries)'"
+printf '\007\000\000\000image-42.conf\ntrial\nnewest version' > "$efi/UrlbootRolloutChoice-$guid"
+printf '\007\000\000\000image-42.conf trial 2 1\n' > "$efi/UrlbootRollout-$guid"
+check "rollout bless: a version whose entry pins nothing is not blessed (exit 1)" \
+	"$ctl rollout bless 2> $tmp/err; [ \$? = 1 ] && grep -q 'pins no UKI' $tmp/err && grep -q '^image-42.conf trial 2 1$' $efi/UrlbootRollout-$guid"
+printf '\007\000\000\000image-43.conf trial 0 1\nimage-42.conf good 2 1\n' > "$efi/UrlbootRollout-$guid"
 "$ctl" rollout reset image-43.conf
 check "rollout reset forgets a version (new again, with all its tries)" "! grep -q image-43 $efi/UrlbootRollout-$guid"
 check "rollout reset of an unknown version: exit 1, says so" \
 	"$ctl rollout reset image-99.conf 2> $tmp/err; [ \$? = 1 ] && grep -q 'does not know image-99.conf' $tmp/err"
+"$ctl" rollout reset-generation 2> "$tmp/out"
+check "rollout reset-generation: asks the boot manager (UrlbootRolloutReset, non-volatile) to forget generation 44" \
+	"[ \"\$(xxd -p $efi/UrlbootRolloutReset-$guid)\" = 0700000031 ] && grep -q 'forgets entry list generation 44' $tmp/out"
 tap_exit
