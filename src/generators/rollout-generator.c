@@ -6,10 +6,13 @@
  * The boot manager counted this start before it ran (UrlbootRollout) and said which version runs
  * (UrlbootRolloutChoice). When that version is still on trial, this boot may not end in a shell waiting
  * for someone: emergency and rescue mode reboot (the next start counts against the version, and once
- * its tries are gone the boot manager falls back), and so does a deadline (urlboot.rollout_timeout=,
- * seconds since boot) in the initrd and the system alike. In the system, urlboot-rollout-bless.service
- * marks the version good once boot-complete.target is reached, as systemd-bless-boot does for entries
- * on an ESP; the deadline then finds it good and does nothing.
+ * its tries are gone the boot manager falls back), and so does a deadline (urlboot.rollout_timeout=
+ * seconds) in the initrd and the system alike. The initrd's deadline runs from the moment the image is in
+ * place (after urlboot-imports.target): the download has its own bounds (retries, --min-rate=), and time on
+ * the network is not the version's. The system's runs from its start. In the system,
+ * urlboot-rollout-bless.service marks the version good once boot-complete.target is reached (and what ran is
+ * what its entry pins), as systemd-bless-boot does for entries on an ESP; the deadline then finds it good
+ * and does nothing.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -130,8 +133,8 @@ static int add_deadline(const GeneratorDirs *d, const Trial *t) {
 
         if (t->deadline_sec == 0)
                 return 0;
-        if (asprintf(&why, "urlboot: %s did not reach boot-complete.target within %u s; rebooting to count the try",
-                     t->running.id, t->deadline_sec) < 0)
+        if (asprintf(&why, "urlboot: %s did not reach boot-complete.target within %u s%s; rebooting to count the try",
+                     t->running.id, t->deadline_sec, t->initrd ? " of its image in place" : "") < 0)
                 return log_oom();
         r = write_reboot_service(d, "urlboot-rollout-deadline.service", why, !t->initrd);
         if (r < 0)
@@ -139,14 +142,16 @@ static int add_deadline(const GeneratorDirs *d, const Trial *t) {
         r = generator_open_unit_file(d->normal, "urlboot-rollout-deadline.timer", GENERATOR_NAME, &f);
         if (r < 0)
                 return log_error_errno(r, "Failed to create urlboot-rollout-deadline.timer: %m");
-        /* since boot: the initrd's timer and the system's end at the same moment */
+        /* since the timer started: in the initrd once the image is in place (a download's time is not the
+         * version's: it has bounds of its own), in the system at its start; a reload does not restart it */
         fprintf(f, "[Unit]\n"
                    "Description=urlboot: deadline for the trial of a rollout's version\n"
                    "DefaultDependencies=no\n"
+                   "%s"
                    "\n"
                    "[Timer]\n"
-                   "OnBootSec=%u\n"
-                   "AccuracySec=1s\n", t->deadline_sec);
+                   "OnActiveSec=%u\n"
+                   "AccuracySec=1s\n", t->initrd ? "After=urlboot-imports.target\n" : "", t->deadline_sec);
         r = generator_close_unit_file(f, "urlboot-rollout-deadline.timer");
         if (r < 0)
                 return r;

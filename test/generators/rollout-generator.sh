@@ -37,8 +37,8 @@ run system 'image-42.conf\ntrial\nnewest version' 'image-42.conf trial 1 1\nimag
 	"quiet urlboot.rollout_timeout=60"
 want='./basic.target.wants/urlboot-rollout-bless.service ./emergency.target.d/50-urlboot-rollout.conf ./rescue.target.d/50-urlboot-rollout.conf ./sysinit.target.wants/urlboot-rollout-deadline.timer ./urlboot-rollout-deadline.service ./urlboot-rollout-deadline.timer ./urlboot-rollout-failed.service '
 check "on trial, in the system: failure reboot, deadline timer, blessing" "[ \"\$(files system)\" = \"$want\" ]"
-check "the deadline is urlboot.rollout_timeout= seconds since boot" \
-	"grep -qx 'OnBootSec=60' $tmp/system/out/normal/urlboot-rollout-deadline.timer"
+check "in the system the deadline is urlboot.rollout_timeout= seconds from its start" \
+	"grep -qx 'OnActiveSec=60' $tmp/system/out/normal/urlboot-rollout-deadline.timer && ! grep -q '^After=' $tmp/system/out/normal/urlboot-rollout-deadline.timer"
 check "in the system the deadline asks whether the version was blessed since" \
 	"grep -qx 'ExecCondition=/usr/bin/urlbootctl rollout is-trial --quiet' $tmp/system/out/normal/urlboot-rollout-deadline.service"
 check "emergency and rescue mode want the reboot" \
@@ -48,12 +48,14 @@ check "the reboot's description names the version and the tries left" \
 
 run initrd 'image-42.conf\ntrial\nnewest version' 'image-42.conf trial 1 1\n' 1 "quiet"
 check "on trial, in the initrd: no blessing, no condition on the deadline, the default 900 s" \
-	"! [ -e $tmp/initrd/out/normal/basic.target.wants ] && ! grep -q ExecCondition $tmp/initrd/out/normal/urlboot-rollout-deadline.service && grep -qx 'OnBootSec=900' $tmp/initrd/out/normal/urlboot-rollout-deadline.timer"
+	"! [ -e $tmp/initrd/out/normal/basic.target.wants ] && ! grep -q ExecCondition $tmp/initrd/out/normal/urlboot-rollout-deadline.service && grep -qx 'OnActiveSec=900' $tmp/initrd/out/normal/urlboot-rollout-deadline.timer"
+check "in the initrd the deadline starts once the image is in place (after urlboot-imports.target), not at boot" \
+	"grep -qx 'After=urlboot-imports.target' $tmp/initrd/out/normal/urlboot-rollout-deadline.timer && ! grep -q OnBootSec $tmp/initrd/out/normal/urlboot-rollout-deadline.timer"
 run nodeadline 'image-42.conf\ntrial\nx' 'image-42.conf trial 1 1\n' 0 "urlboot.rollout_timeout=0"
 check "urlboot.rollout_timeout=0: no deadline" "! [ -e $tmp/nodeadline/out/normal/urlboot-rollout-deadline.timer ]"
 run badtimeout 'image-42.conf\ntrial\nx' 'image-42.conf trial 1 1\n' 0 "urlboot.rollout_timeout=soon"
 check "a timeout that is not a number: a warning, the default" \
-	"grep -q 'not a number of seconds' $tmp/badtimeout/err && grep -qx 'OnBootSec=900' $tmp/badtimeout/out/normal/urlboot-rollout-deadline.timer"
+	"grep -q 'not a number of seconds' $tmp/badtimeout/err && grep -qx 'OnActiveSec=900' $tmp/badtimeout/out/normal/urlboot-rollout-deadline.timer"
 
 # systemd-analyze verify: urlbootctl is not installed on the build host; the bless unit from units/ beside.
 v=$tmp/verify
@@ -61,6 +63,8 @@ mkdir -p "$v"
 for f in "$tmp"/system/out/normal/*.service "$tmp"/system/out/normal/*.timer; do
 	sed 's#/usr/bin/urlbootctl#/usr/bin/true#g' "$f" > "$v/$(basename "$f")"
 done
+cp "$tmp/initrd/out/normal/urlboot-rollout-deadline.timer" "$v/urlboot-rollout-deadline-initrd.timer"
+cp "$tmp/initrd/out/normal/urlboot-rollout-deadline.service" "$v/urlboot-rollout-deadline-initrd.service"
 out=$(cd "$v" && SYSTEMD_UNIT_PATH="$v:" systemd-analyze verify --man=no ./*.service ./*.timer 2>&1)
 check "every unit it writes passes systemd-analyze verify" "[ -z \"\$out\" ]" || echo "$out" | sed 's/^/# /'
 echo "1..$n"
