@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "efivars.h"
+#include "error-buf.h"
 #include "fileio.h"
 #include "log.h"
 #include "ovmf-vars.h"
@@ -18,6 +19,7 @@
 #define PERSISTENT EFI_VARIABLE_PERSISTENT_DEFAULT
 
 int target_open(Target *t, const char *vars_path, const char *vendor) {
+        char error[ERROR_BUF_MIN];
         int r;
 
         assert(t);
@@ -31,6 +33,13 @@ int target_open(Target *t, const char *vars_path, const char *vendor) {
         r = read_full_file(vars_path, VARS_FILE_MAX, &t->vars, &t->vars_size);
         if (r < 0)
                 return log_error_errno(r, "Failed to read %s: %m", vars_path);
+        /* Checked before anything is read or written: a file that is not a store stays untouched. */
+        r = ovmf_vars_check((uint8_t *) t->vars, t->vars_size, error, sizeof error);
+        if (r < 0) {
+                log_error("%s is not an OVMF variable store: %s.", vars_path, error);
+                t->vars = mfree(t->vars);
+                return r;
+        }
         return 0;
 }
 
