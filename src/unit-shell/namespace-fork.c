@@ -28,12 +28,10 @@ static void reset_signals(void) {
         (void) sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-/* The child side of each fork: name, death signal, and the death signal now if the parent is gone
- * already (then it was never delivered). */
-static void become_child(const char *name, int death_signal, pid_t parent) {
+/* The death signal, and that signal now if the parent is gone already (then it was never delivered). */
+static void set_death_signal(int death_signal, pid_t parent) {
         pid_t ppid;
 
-        process_name_set(name);
         if (prctl(PR_SET_PDEATHSIG, death_signal) < 0)
                 _exit(EXIT_FAILURE);
         ppid = getppid();
@@ -42,6 +40,12 @@ static void become_child(const char *name, int death_signal, pid_t parent) {
                 (void) raise(death_signal);
                 _exit(EXIT_FAILURE);
         }
+}
+
+/* The child side of each fork: name and death signal. */
+static void become_child(const char *name, int death_signal, pid_t parent) {
+        process_name_set(name);
+        set_death_signal(death_signal, parent);
 }
 
 int wait_for_child(pid_t pid, int *ret_code, int *ret_status) {
@@ -104,6 +108,9 @@ int namespace_fork(const char *outer_name, const char *inner_name, const Process
                 log_debug_errno(r, "Failed to join namespace: %m");
                 _exit(EXIT_FAILURE);
         }
+        /* Becoming root in a joined user namespace changes our effective UID when its root is another
+         * UID outside, and that clears the death signal: set it again, or the command would outlive us. */
+        set_death_signal(SIGTERM, parent);
 
         parent = getpid();
         pid = fork();

@@ -36,7 +36,7 @@ inner_process() {
 # shellcheck disable=SC2034 # out, err and rc are read by the checks' eval
 run() { out=$("$at_pid" "$@" 2>"$tmp/err"); rc=$?; err=$(cat "$tmp/err"); }
 
-echo "1..28"
+echo "1..29"
 outer_host=$(hostname)
 
 # A service with PrivateTmp=, PrivateNetwork=, its own pids and host name.
@@ -130,6 +130,22 @@ echo "0 100000 65536" >"/proc/$t/uid_map" && echo "0 100000 65536" >"/proc/$t/gi
 run "$t" t.service sh -c 'id -u; id -g; id -G; cat /proc/self/uid_map'
 check "a user namespace where our uid is not mapped: the shell still becomes uid and gid 0 there, no other groups" \
 	"[ \$rc = 0 ] && [ \"\$(echo \$out)\" = '0 0 0 0 100000 65536' ]"
+# Becoming root there (uid 100000 outside) changes the middle child's effective UID, which clears its death
+# signal: it must be set again, or the command outlives a killed tool.
+"$at_pid" "$t" t.service sleep 600 </dev/null >/dev/null 2>&1 &
+tool=$!
+targets+=("$tool")
+middle=$(inner_process "$tool" '(unit-shell-ns)')
+grand=$( [ -n "$middle" ] && inner_process "$middle" sleep)
+kill -KILL "$tool"
+wait "$tool" 2>/dev/null
+gone=no
+for _ in $(seq 100); do
+	# A zombie counts as ended: the orphaned command is reaped by whoever inherits it, maybe never.
+	[ -n "$grand" ] && { ! kill -0 "$grand" 2>/dev/null || grep -q '^State:.*Z' "/proc/$grand/status"; } && { gone=yes; break; }
+	sleep 0.1
+done
+check "a user namespace where root is uid 100000: killing the tool still ends the middle child and the command" "[ \$gone = yes ]"
 
 unshare --user --map-user=1000 --map-group=1000 --fork --kill-child sleep 600 </dev/null >/dev/null 2>&1 &
 u=$!
