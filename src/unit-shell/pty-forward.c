@@ -21,6 +21,7 @@
 
 struct PtyForward {
         int master;
+        int output; /* where the master's output goes: stdout unless pty_forward_set_output() said otherwise */
         sd_event_source *stdin_source, *master_source, *winch_source;
         bool saved_termios_valid;
         struct termios saved_termios;
@@ -34,7 +35,7 @@ struct PtyForward {
 static void copy_window_size(PtyForward *f) {
         struct winsize ws;
 
-        if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) >= 0 || ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) >= 0)
+        if (ioctl(f->output, TIOCGWINSZ, &ws) >= 0 || ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) >= 0)
                 (void) ioctl(f->master, TIOCSWINSZ, &ws);
 }
 
@@ -88,8 +89,8 @@ static int on_stdin(sd_event_source *s, int fd, uint32_t revents, void *userdata
         return update_events(f);
 }
 
-/* Copies one read's worth from the master to stdout; 0 once the master has nothing (more). */
-static int master_to_stdout(PtyForward *f) {
+/* Copies one read's worth from the master to the output; 0 once the master has nothing (more). */
+static int master_to_output(PtyForward *f) {
         char buf[PTY_BUFFER_SIZE];
         ssize_t n;
         int r;
@@ -100,7 +101,7 @@ static int master_to_stdout(PtyForward *f) {
                 return errno == EINTR ? 1 : 0;
         if (n == 0)
                 return 0;
-        r = write_all(STDOUT_FILENO, buf, (size_t) n);
+        r = write_all(f->output, buf, (size_t) n);
         return r < 0 ? r : 1;
 }
 
@@ -111,7 +112,7 @@ static int on_master(sd_event_source *s, int fd, uint32_t revents, void *userdat
         if (revents & EPOLLOUT)
                 flush_input(f);
         if (revents & (EPOLLIN | EPOLLHUP)) {
-                r = master_to_stdout(f);
+                r = master_to_output(f);
                 if (r < 0)
                         return r;
                 if (r == 0 && (revents & EPOLLHUP))
@@ -137,6 +138,7 @@ int pty_forward_new(sd_event *event, int master, PtyForward **ret) {
         if (!f)
                 return -ENOMEM;
         f->master = master;
+        f->output = STDOUT_FILENO;
 
         flags = fcntl(master, F_GETFL);
         if (flags < 0 || fcntl(master, F_SETFL, flags | O_NONBLOCK) < 0) {
@@ -177,10 +179,26 @@ fail:
         return r;
 }
 
+void pty_forward_set_output(PtyForward *f, int fd) {
+        assert(f);
+        assert(fd >= 0);
+
+        f->output = fd;
+        copy_window_size(f);
+}
+
+int pty_forward_no_input(PtyForward *f) {
+        assert(f);
+
+        f->stdin_source = sd_event_source_disable_unref(f->stdin_source);
+        f->input_size = 0;
+        return update_events(f);
+}
+
 void pty_forward_drain(PtyForward *f) {
         if (!f)
                 return;
-        while (master_to_stdout(f) > 0)
+        while (master_to_output(f) > 0)
                 ;
 }
 

@@ -27,7 +27,21 @@ typedef struct PtyForward PtyForward;
  */
 int pty_forward_new(sd_event *event, int master, PtyForward **ret);
 
-/** Copy what the master still holds to stdout, without waiting for more (after the service ended). */
+/**
+ * Write what the master gives to fd instead of stdout, and take the window size from it (urlboot-unit-shell:
+ * our stderr when stdout is redirected, so the file gets none of the terminal's echo).
+ */
+void pty_forward_set_output(PtyForward *f, int fd);
+
+/**
+ * Leave stdin alone: the other side reads it itself (urlboot-unit-shell when stdin is a pipe or a file and
+ * only stdout or stderr are the terminal). Call it before the event loop runs.
+ *
+ * @ret 0 or negative errno
+ */
+int pty_forward_no_input(PtyForward *f);
+
+/** Copy what the master still holds to the output, without waiting for more (after the service ended). */
 void pty_forward_drain(PtyForward *f);
 
 /** Stop forwarding and restore the terminal mode. */
