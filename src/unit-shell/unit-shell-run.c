@@ -12,6 +12,7 @@
 #include "log.h"
 #include "namespace-fork.h"
 #include "process-namespaces.h"
+#include "shell-terminal.h"
 #include "string-util.h"
 #include "unit-shell-run.h"
 
@@ -35,6 +36,39 @@ _noreturn_ static void exec_command_or_shell(char **command) {
         _exit(EXIT_FAILURE);
 }
 
+/* The grandchild: never our terminal (G4 of the security review of 2026-12-06), then the program. */
+_noreturn_ static void exec_in_own_session(const ShellTerminal *terminal, char **command) {
+        int r;
+
+        assert(terminal);
+
+        r = shell_terminal_attach(terminal);
+        if (r < 0) {
+                log_error_errno(r, "Failed to detach " UNIT_SHELL_CHILD_NAME " from our terminal: %m");
+                _exit(EXIT_FAILURE);
+        }
+        exec_command_or_shell(command);
+}
+
+/* Waits for the middle child, forwarding the program's terminal meanwhile. */
+static int wait_for_shell(ShellTerminal *terminal, pid_t child, int *ret_code, int *ret_status) {
+        bool forwarded;
+        int r;
+
+        assert(terminal);
+        assert(ret_code);
+        assert(ret_status);
+
+        forwarded = terminal->master >= 0;
+        r = shell_terminal_wait(terminal, child, ret_code, ret_status);
+        shell_terminal_close(terminal);
+        if (r < 0 && forwarded)
+                return log_error_errno(r, "Failed to forward the terminal of " UNIT_SHELL_CHILD_NAME ": %m");
+        if (r < 0)
+                return log_error_errno(r, "Failed to wait for " UNIT_SHELL_CHILD_NAME ": %m");
+        return 0;
+}
+
 int unit_shell_report_end(int code, int status) {
         switch (code) {
         case CLD_EXITED:
@@ -54,6 +88,7 @@ int unit_shell_report_end(int code, int status) {
 int unit_shell_run(const char *unit, pid_t pid, const char *cgroup, char **command) {
         _cleanup_strv_free_ char **args = NULL;
         ProcessNamespaces ns;
+        ShellTerminal terminal;
         pid_t child;
         int r, code, status;
 
@@ -75,20 +110,25 @@ int unit_shell_run(const char *unit, pid_t pid, const char *cgroup, char **comma
                 return EXIT_FAILURE;
         }
 
+        r = shell_terminal_open(&terminal);
+        if (r < 0) {
+                log_error_errno(r, "Failed to allocate a pseudo terminal: %m");
+                process_namespaces_close(&ns);
+                return EXIT_FAILURE;
+        }
+
         r = namespace_fork("(unit-shell-ns)", UNIT_SHELL_CHILD_NAME, &ns, &child);
         if (r < 0) {
                 log_error_errno(r, "Failed to fork and enter the namespace of %s: %m", unit);
                 process_namespaces_close(&ns);
+                shell_terminal_close(&terminal);
                 return EXIT_FAILURE;
         }
         if (r == 0)
-                exec_command_or_shell(args);
+                exec_in_own_session(&terminal, args);
 
         process_namespaces_close(&ns);
-        r = wait_for_child(child, &code, &status);
-        if (r < 0) {
-                log_error_errno(r, "Failed to wait for " UNIT_SHELL_CHILD_NAME ": %m");
+        if (wait_for_shell(&terminal, child, &code, &status) < 0)
                 return EXIT_FAILURE;
-        }
         return unit_shell_report_end(code, status);
 }

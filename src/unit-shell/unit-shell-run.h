@@ -16,8 +16,10 @@
 
 /**
  * Open the pid, mount, network and user namespaces and the root directory of pid, fork into them
- * and run command there (execvp(), with the caller's $PATH), or without one a login shell
- * ("-bash", falling back to /bin/sh); then wait.
+ * and run command there (execvp(), with the caller's $PATH, resolved in the service's file system),
+ * or without one a login shell ("-bash", falling back to /bin/sh); then wait. The program never gets
+ * our terminal: it runs in a new session, on a pseudo terminal of its own forwarded to ours when our
+ * stdio has a terminal (shell-terminal.h).
  *
  * Every failure is logged, with systemd-analyze v258's messages.
  * @v unit     the unit whose main process pid is, for messages
