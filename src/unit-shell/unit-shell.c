@@ -116,7 +116,7 @@ static int parse_argv(int argc, char *argv[]) {
                 return -EINVAL;
         }
         if (arg_stdio != SHELL_STDIO_AUTO && !arg_new_sandbox) {
-                log_error("--pty and --pipe go with --new-sandbox: in a running service the shell uses our terminal.");
+                log_error("--pty and --pipe go with --new-sandbox: in a running service the shell always gets a terminal of its own when ours is one.");
                 return -EINVAL;
         }
         return 1;
