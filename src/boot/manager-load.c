@@ -16,6 +16,7 @@
 #include "manager-load.h"
 #include "manager-url-load.h"
 #include "memory-fundamental.h"
+#include "pe-authenticode.h"
 #include "string-fundamental.h"
 #include "url.h"
 
@@ -59,14 +60,33 @@ static EFI_STATUS judge(const BlsEntry *e, const char *what, const void *data, s
         }
 }
 
+/* Secure Boot refused the bytes; the firmware does not say why, so look: unsigned, changed, or a signer it
+ * does not trust (pe-authenticode.h). */
+static EFI_STATUS refused(EFI_STATUS s, const char *what, const void *data, size_t size) {
+        const char *keys = shim_loaded() ? "db, or the MOK list through shim" : "db";
+
+        switch (pe_signature_verdict(data, size)) {
+        case PE_UNSIGNED:
+                return log_efi(s, "%s is not signed, and Secure Boot starts only what a key this machine trusts signed "
+                               "(%s); refused", what, keys);
+        case PE_CHANGED:
+                return log_efi(s, "%s was changed after it was signed (its bytes are not the ones its signature "
+                               "covers); refused", what);
+        case PE_INTACT:
+                return log_efi(s, "%s is not signed by a key this machine trusts (%s); refused", what, keys);
+        default:
+                return log_efi(s, "%s is not signed by a key this machine trusts (%s), or was changed after it was "
+                               "signed; refused", what, keys);
+        }
+}
+
 /* LoadImage() from memory: Secure Boot verifies the buffer (db; through shim also its keys). */
 static EFI_STATUS load_buffer(EFI_HANDLE parent, const char *what, EFI_DEVICE_PATH *dp, void *data, size_t size,
                               EFI_HANDLE *ret) {
         EFI_STATUS s = BS->LoadImage(FALSE, parent, dp, data, size, ret);
 
         if (s == EFI_SECURITY_VIOLATION || s == EFI_ACCESS_DENIED)
-                return log_efi(s, "%s is not signed by a key this machine trusts (%s), or was changed after it was "
-                               "signed; refused", what, shim_loaded() ? "db, or the MOK list through shim" : "db");
+                return refused(s, what, data, size);
         if (EFI_ERROR(s))
                 return log_efi(s, "cannot load %s", what);
         return s;
