@@ -27,6 +27,7 @@ typedef struct Pin {
         bool applied;           /* ours is in place of the owner's */
         bool owner_present;
         bool owner_copied;      /* a non-volatile copy exists for a power cut */
+        bool owner_within_ours; /* the owner's list trusts no CA ours does not */
         uint32_t owner_attributes;
         void *owner_data;
         size_t owner_size;
@@ -117,6 +118,8 @@ EFI_STATUS tls_pin_begin(void) {
         if (EFI_ERROR(s) && s != EFI_NOT_FOUND)
                 return log_efi(s, "cannot read the firmware's TLS CA list (TlsCaCertificate); not pinning ours");
         pin.owner_present = s == EFI_SUCCESS;
+        pin.owner_within_ours = !pin.owner_present ||
+                                esl_x509_subset(pin.owner_data, pin.owner_size, pin.esl, pin.size);
         if (pin.owner_present && (pin.owner_attributes & EFI_VARIABLE_NON_VOLATILE)) {
                 s = owner_copy_write(pin.owner_attributes, pin.owner_data, pin.owner_size);
                 if (EFI_ERROR(s))
@@ -130,6 +133,10 @@ EFI_STATUS tls_pin_begin(void) {
         if (EFI_ERROR(s))
                 log_efi(s, "cannot pin our CA for https (TlsCaCertificate)");
         return s;
+}
+
+bool tls_pin_exclusive(void) {
+        return pin.esl && pin.owner_within_ours;
 }
 
 void tls_pin_end(void) {

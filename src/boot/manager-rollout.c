@@ -111,8 +111,13 @@ static int list_fetch(Menu *m, EFI_HANDLE image, const char *url, EntryList *ret
         }
         if (secure_boot_enabled())
                 r = list_verified(image, url, &f, ret);
-        else if (m->tls_ca && fstartswith(url, "https://"))
-                /* Secure Boot off: the list is what TLS with the CA pinned in this image vouches for */
+        else if (m->tls_ca && fstartswith(url, "https://") && !tls_pin_exclusive()) {
+                log_efi_info("%s: the firmware's TLS also trusts CAs this boot manager does not pin (TlsCaCertificate), "
+                             "so https does not vouch for the entry list; ignored (use Secure Boot, or give the "
+                             "firmware only the pinned CA)", url);
+                r = -EPERM;
+        } else if (m->tls_ca && fstartswith(url, "https://"))
+                /* Secure Boot off: the list is what TLS with the CA pinned in this image (alone) vouches for */
                 r = f.size <= ENTRY_LIST_MAX ? list_sections(url, f.data, f.size, false, ret) : -EFBIG;
         else {
                 log_efi_info("%s: the entry list is not verified (Secure Boot is off, and it did not come over https "

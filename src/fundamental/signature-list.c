@@ -77,3 +77,35 @@ int esl_foreach_x509(const void *data, size_t size, esl_x509_cb cb, void *userda
         }
         return 0;
 }
+
+typedef struct Lookup {
+        const uint8_t *der;
+        size_t size;
+} Lookup;
+
+static int same_certificate(const uint8_t *der, size_t size, void *userdata) {
+        const Lookup *l = userdata;
+
+        return size == l->size && fmemcmp(der, l->der, size) == 0 ? 1 : 0;
+}
+
+typedef struct Superset {
+        const void *data;
+        size_t size;
+} Superset;
+
+static int in_superset(const uint8_t *der, size_t size, void *userdata) {
+        const Superset *b = userdata;
+        Lookup l = { der, size };
+
+        return esl_foreach_x509(b->data, b->size, same_certificate, &l) == 1 ? 0 : 1;
+}
+
+bool esl_x509_subset(const void *a, size_t a_size, const void *b, size_t b_size) {
+        Superset sup = { b, b_size };
+
+        fassert(a || a_size == 0);
+        fassert(b || b_size == 0);
+
+        return esl_foreach_x509(a, a_size, in_superset, &sup) == 0;
+}

@@ -38,3 +38,9 @@ typedef int (*esl_x509_cb)(const uint8_t *der, size_t size, void *userdata);
  * @ret 0, what cb returned when not 0, -EBADMSG when a list's sizes do not fit the data
  */
 int esl_foreach_x509(const void *data, size_t size, esl_x509_cb cb, void *userdata);
+
+/**
+ * Whether every X.509 certificate of the lists in a is also in the lists of b (byte for byte): a TLS
+ * client that trusts a trusts nothing b does not. Lists that cannot be read are no subset.
+ */
+bool esl_x509_subset(const void *a, size_t a_size, const void *b, size_t b_size);

@@ -7,6 +7,7 @@
 #include "certificates.h"
 #include "fileio.h"
 #include "pcr-state.h"
+#include "signature-list.h"
 #include "tests.h"
 
 /* Two self-signed certificates made by the openssl command: a.pem, b.pem, a.der, both.pem. */
@@ -89,6 +90,38 @@ TEST(signature_list_layout) {
         ASSERT_EQ(off, size);
         free(esl);
         cert_list_done(&l);
+}
+
+/* The signature lists of one file's certificates. */
+static void esl_of(const char *dir, const char *name, uint8_t **ret, size_t *ret_size) {
+        static const uint8_t owner[16] = { 1 };
+        CertList l = {};
+        char p[512];
+
+        path(p, sizeof p, dir, name);
+        ASSERT_OK(cert_list_add_file(&l, p));
+        ASSERT_OK(cert_list_to_esl(&l, owner, ret, ret_size));
+        cert_list_done(&l);
+}
+
+/* Whether the firmware's list trusts nothing beyond the pinned one (the boot manager's tls_pin_exclusive()). */
+TEST(signature_list_subset) {
+        const char *d = make_certs();
+        uint8_t *a, *b, *both;
+        size_t an, bn, bothn;
+
+        esl_of(d, "a.pem", &a, &an);
+        esl_of(d, "b.pem", &b, &bn);
+        esl_of(d, "both.pem", &both, &bothn);
+        ASSERT_TRUE(esl_x509_subset(a, an, a, an));
+        ASSERT_TRUE(esl_x509_subset(a, an, both, bothn));
+        ASSERT_FALSE(esl_x509_subset(both, bothn, a, an));     /* the owner trusts b too */
+        ASSERT_FALSE(esl_x509_subset(b, bn, a, an));
+        ASSERT_TRUE(esl_x509_subset(NULL, 0, a, an));            /* no list: nothing beyond ours */
+        ASSERT_FALSE(esl_x509_subset(a, an - 1, both, bothn));   /* unreadable: no subset */
+        free(a);
+        free(b);
+        free(both);
 }
 
 TEST(pcr_extend_known_values) {
