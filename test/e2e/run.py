@@ -192,6 +192,89 @@ def https_boot(build, src, assets, srv, logs, name, port, entry_url):
             '--require', rf'URI: https://10\.0\.2\.2:{port}/{name}-manager\.efi'], fp
 
 
+def vars_variable(vars_file, name, vendor):
+    """(attributes, bytes) of an authenticated variable in an OVMF VARS file, or None: read here, apart from
+    urlbootctl, so that a write it got wrong cannot read back right."""
+    import struct
+    import uuid
+    with open(vars_file, 'rb') as f:
+        d = f.read()
+    want_name, want_guid = (name + '\0').encode('utf-16-le'), uuid.UUID(vendor).bytes_le
+    off = d.find(b'\xaa\x55')
+    while 0 <= off < len(d) - 60:
+        state, attrs, nsize, dsize = d[off + 2], struct.unpack_from('<I', d, off + 4)[0], \
+            struct.unpack_from('<I', d, off + 36)[0], struct.unpack_from('<I', d, off + 40)[0]
+        if state == 0x3f and d[off + 44:off + 60] == want_guid and d[off + 60:off + 60 + nsize] == want_name:
+            return attrs, d[off + 60 + nsize:off + 60 + nsize + dsize]
+        off = d.find(b'\xaa\x55', (off + 60 + nsize + dsize + 3) & ~3)
+    return None
+
+
+TLS_CA_VENDOR = 'fd2340d0-3dab-4349-a6c7-3b4f12b48eae'
+URLBOOT_VENDOR = '3c0a4d1e-8b7f-4c55-9a1e-75726c626f6f'
+
+
+def https_vars_boots(build, src, assets, srv, logs, name, log, timeout, marker, boot):
+    """Issue 38, G3: the firmware's CA list provisioned in the VARS file as the how-to says (urlbootctl tls-ca
+    --vars-file, both our CA and a second one; no fw_cfg), two boots on that one file. Boot 1: through https to
+    the root. Boot 2: the firmware still has its list (it fetches the boot manager over https again), whose
+    loader.conf now names a rollout's entry list over https without Secure Boot: since the firmware's TLS also
+    trusts the second CA (EDK2 keeps every CA of the boot in one store, so the pin is not exclusive), https
+    does not vouch for the list and it is ignored; the boot goes on to the root. After each boot
+    TlsCaCertificate is the owner's, byte for byte with its attributes, and no copy for a power cut is left.
+    A CompletedProcess with boot.py's JSON."""
+    ctl = os.path.join(build, 'src/bootctl/urlbootctl')
+    pki = tls_pki(src, build, assets)
+    vars_file = boot[boot.index('--vars') + 1]
+    boot = [a for i, a in enumerate(boot) if a != '--fw-cacerts' and (i == 0 or boot[i - 1] != '--fw-cacerts')]
+    # the Boot#### entry first in BootOrder, for both boots (https_boot's --next is spent by the first)
+    subprocess.run([ctl, 'add-uri', '--first', f'--vars-file={vars_file}', '--title', name,
+                    f'https://10.0.2.2:8443/{name}-manager.efi'], check=True, capture_output=True)
+    subprocess.run([ctl, 'tls-ca', f'{pki}/ca.pem', f'{pki}/other-ca.pem', f'--vars-file={vars_file}'], check=True,
+                   capture_output=True)
+    owner = vars_variable(vars_file, 'TlsCaCertificate', TLS_CA_VENDOR)
+
+    def run_boot(label, args):
+        return subprocess.run([os.path.join(src, 'test/netns-run.sh'), sys.executable, os.path.join(src, 'tools/e2e/boot.py'),
+                               '--srv', srv, '--log', log.replace('.log', f'-{label}.log'), '--timeout', timeout,
+                               '--server-log', os.path.join(logs, f'{name}-{label}.http'), '--vars-in-place'] + args,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    def owner_kept(after):
+        now = vars_variable(vars_file, 'TlsCaCertificate', TLS_CA_VENDOR)
+        left = vars_variable(vars_file, 'UrlbootTlsCaOwner', URLBOOT_VENDOR)
+        if now != owner or left:
+            return (f'after {after}: TlsCaCertificate is {"gone" if not now else "changed"} (attributes '
+                    f'{now[0] if now else "-"}, was {owner[0]}), copy left: {bool(left)}')
+        return None
+
+    p = run_boot('boot1', ['--expect', marker] + boot)
+    error = None if result_ok(p) else 'boot 1: ' + p.stdout.strip().splitlines()[-1]
+    error = error or owner_kept('boot 1')
+    if not error:
+        # the same URL now serves the boot manager with a rollout's list over https (unsigned, Secure Boot off)
+        conf = os.path.join(logs, f'{name}.loader.conf')
+        with open(conf, 'a') as f:
+            f.write(f'urlboot-entries https://10.0.2.2:8443/{name}-list.efi\n')
+        listed = os.path.join(logs, f'{name}-listed.conf')
+        with open(listed, 'w') as f:
+            f.write(f'title Listed {name}\nuki-url :{name}.efi\n')
+        subprocess.run([ctl, 'build-manager', '--generation=1', f'--entry={listed}', f'--uki={os.path.join(srv, name + ".efi")}',
+                        '--manager', os.path.join(build, 'src/boot/urlbootx64.efi'),
+                        f'--output={os.path.join(srv, name + "-list.efi")}'], check=True, capture_output=True)
+        subprocess.run([ctl, 'build-manager', f'--entry={os.path.join(logs, name + ".conf")}', f'--loader-conf={conf}',
+                        f'--ca={pki}/ca.pem', '--manager', os.path.join(build, 'src/boot/urlbootx64.efi'),
+                        f'--output={os.path.join(srv, name + "-manager.efi")}'], check=True, capture_output=True)
+        p = run_boot('boot2', ['--expect', marker, '--require',
+                               rf'{name}-list\.efi: the firmware\'s TLS also trusts CAs this boot manager does not pin'] + boot)
+        os.unlink(os.path.join(srv, f'{name}-list.efi'))
+        error = None if result_ok(p) else 'boot 2: ' + p.stdout.strip().splitlines()[-1]
+        error = error or owner_kept('boot 2')
+    if error:
+        return subprocess.CompletedProcess(p.args, 1, json.dumps({'ok': False, 'error': error}))
+    return p
+
+
 def lazy_reconnects_after_switch(log, nginx_log, epoch_start):
     """When systemd started the switch to the real root, on the host's clock (the log's seconds since QEMU
     started, boot.py's epoch_start): nbdkit must have opened new TLS connections for lazy.raw after that
@@ -356,7 +439,7 @@ def main():
                 if sd_stub:
                     ours_extra = extra + [f'--sbat={section_of(sd_stub, ".sbat", os.path.join(logs, "sbat"))}']
                     extra = extra + [f'--stub={sd_stub}']
-        elif via in ('https', 'https-lazy'):
+        elif via in ('https', 'https-lazy', 'https-vars'):
             extra = [f'--ca={tls_pki(src, build, assets)}/ca.pem']
         elif via.startswith('shim'):
             # Signed with the MOK (shim-other-key: with a key nobody enrolled); the kernel inside keeps
@@ -371,6 +454,10 @@ def main():
                        + extra + (diff['extra'] if diff else []), check=True)
         if via == 'shim-tampered':
             flip_byte(uki)
+        if via == 'shim-foreign-kernel':
+            # What the server answers for the UKI: Debian's signed kernel, which shim's vendor certificate trusts
+            with open(os.path.join(assets, 'kver')) as f:
+                shutil.copy(f'/boot/vmlinuz-{f.read().strip()}', uki)
         if via == 'secureboot-tampered':
             # One byte of the signed UKI changed: inside the .linux section, far from the headers.
             with open(uki, 'r+b') as f:
@@ -516,7 +603,7 @@ def main():
                                                       f'--credential={files["a.cred"]}', f'--credential={files["b.cred"]}',
                                                       f'--extension={files["demo.raw"]}',
                                                       f'--global-credential={files["g.cred"]}'))
-        elif via in ('https', 'https-lazy'):
+        elif via in ('https', 'https-lazy', 'https-vars'):
             # All over https with one CA: the firmware, the boot manager (:NAME relative to its https URL), the
             # initrd (the CA from the UKI; bootorigin derives the https URL). https-lazy: the image from a server
             # that closes each connection after 4 requests and sends 2 MB/s, so that the copy runs well past
@@ -547,20 +634,38 @@ def main():
                          '--require', r'^URLBOOT-EVENTLOG: +7 +0x800000e0 +authority MokListRT: .*CN=urlboot test MOK',
                          '--require', r'^URLBOOT-EVENTLOG: +7 .*SecureBoot=1']
                 boot += TPM_CHECKS + pcr_requires(measure(build, uki, '--boot-manager', '--secure-boot'))
+            elif via == 'shim-foreign-kernel':
+                # Issue 38, G1: shim would start it (Debian's signature); the uki entry refuses what is no UKI.
+                boot += ['--require', rf'urlboot: http://\S+/{name}\.efi is not a UKI \(no \.linux section\)',
+                         '--fail', 'URLBOOT-ROOT-OK|EFI stub: ', '--expect-exit']
             else:
-                # A UKI signed by another key, or changed after signing: shim refuses it, one line, a reboot.
-                boot += ['--require', rf'urlboot: http://\S+/{name}\.efi is not signed by a key this machine trusts',
+                # A UKI signed by another key, or changed after signing: shim refuses it, one line saying which
+                # (issue 38, point 9: the boot manager tells them apart), a reboot.
+                why = ('was changed after it was signed' if via == 'shim-tampered'
+                       else 'is not signed by a key this machine trusts')
+                boot += ['--require', rf'urlboot: http://\S+/{name}\.efi {why}',
                          '--fail', 'URLBOOT-ROOT-OK', '--expect-exit']
         elif via == 'manager':
             boot = ['--bootfile', 'urlbootx64.efi', '--smbios',
                     f'io.systemd.boot.entries-extra:{name}.conf=title {name}\nuki-url :{name}.efi\n']
+        elif via == 'manager-fw-redirect':
+            # Issue 38, point 10: the server answers the boot manager's own GET chunked, which it does not take,
+            # so it falls back to the firmware's HTTP boot (LoadFile); to the firmware the server answers with a
+            # redirect to the UKI (here http to http, the same server): it must not be followed there either.
+            boot = ['--bootfile', 'urlbootx64.efi', '--smbios',
+                    f'io.systemd.boot.entries-extra:{name}.conf=title {name}\nuki-url http://10.0.2.2:8080/f=fw-redirect:8080/{name}.efi\n',
+                    '--require', r'urlboot: starting http://\S+/f=fw-redirect', '--require', r'HTTP ERROR: Resource Redirected',
+                    '--fail', 'URLBOOT-ROOT-OK|EFI stub: ', '--expect-exit']
         if diff:
             boot = diff['boot']
         http_log = os.path.join(logs, f'{name}.http')
-        p = subprocess.run([os.path.join(src, 'test/netns-run.sh'), sys.executable,
-                            os.path.join(src, 'tools/e2e/boot.py'), '--srv', srv, '--log', log, '--timeout', timeout,
-                            '--expect', marker, '--server-log', http_log] + requires + boot,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if via == 'https-vars':
+            p = https_vars_boots(build, src, assets, srv, logs, name, log, timeout, marker, boot + requires)
+        else:
+            p = subprocess.run([os.path.join(src, 'test/netns-run.sh'), sys.executable,
+                                os.path.join(src, 'tools/e2e/boot.py'), '--srv', srv, '--log', log, '--timeout', timeout,
+                                '--expect', marker, '--server-log', http_log] + requires + boot,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         os.unlink(uki)
         if diff:
             for f in diff['files']:

@@ -22,6 +22,9 @@ rest of the path, so every test case is just a URL:
   /f=bigheader:300000/x             every answer carries a 300000-byte header
   /f=redirect-http:PORT/x           302 to http://127.0.0.1:PORT/x (from an https server: a downgrade)
   /f=redirect-ftp:PORT/x            302 to ftp://127.0.0.1:PORT/x (another protocol)
+  /f=fw-redirect:PORT/x             urlboot's boot manager (User-Agent "urlboot") gets x chunked, which its own
+                                    fetch does not take, so it falls back to the firmware's HTTP boot; every
+                                    other client (the firmware) gets a 302 to http://10.0.2.2:PORT/x
   /f=pause:20000000:20/x            once 20000000 body bytes of this URL were sent (all requests together),
                                     every answer stops for 20 s (the server "goes away" and comes back)
 Faults combine with ",": /f=reset:1000,norange/x. Counters are per URL.
@@ -116,6 +119,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 loc = self.path.split('?')[0] + f'?hop={done + 1}'
                 return self.reply_simple(302, b'', [('Location', loc)])
 
+        ours = self.headers.get('User-Agent', '') == 'urlboot'
+        if 'fw-redirect' in faults and not ours:
+            return self.reply_simple(302, b'', [('Location', f'http://10.0.2.2:{faults["fw-redirect"]}{path}')])
         if 'redirect-http' in faults:
             return self.reply_simple(302, b'', [('Location', f'http://127.0.0.1:{faults["redirect-http"]}{path}')])
         if 'redirect-ftp' in faults:
@@ -166,7 +172,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if code == 206 and 'shortrange' in faults:
             length = claimed = min(length, int(faults['shortrange']))
             cr = (start, start + length - 1, size)
-        chunked = code == 206 and 'overlong' in faults
+        chunked = (code == 206 and 'overlong' in faults) or ('fw-redirect' in faults and ours)
 
         self.send_response(code)
         if chunked:
@@ -184,7 +190,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if head:
             return
         if chunked:
-            return self.send_chunked(full, start, length, int(faults['overlong']))
+            return self.send_chunked(full, start, length, int(faults.get('overlong') or 0))
 
         cut = None       # (offset, how)
         first = nth == 1

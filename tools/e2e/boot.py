@@ -8,7 +8,7 @@ beside the log (LOG without .log, plus .timeline.json) and the timeline to the e
 
   boot.py --srv DIR --bootfile PATH --log FILE [--timeout SEC] [--expect REGEX] [--fail REGEX]
           [--vars FILE] [--smbios STRING]... [--memory MiB] [--drive SERIAL=FILE]... [--tpm]
-          [--server-log FILE] [--nginx PKI-DIR] [--fw-cacerts FILE] [--vars-in-place] [--ms-keys]
+          [--server-log FILE] [--nginx PKI-DIR] [--fw-cacerts FILE] [--vars-in-place] [--ms-keys] [--watchdog]
 
 --bootfile may be a whole URL (https://10.0.2.2:8443/... with --nginx, test/http/nginx.py's ports).
 """
@@ -169,6 +169,8 @@ def main():
     ap.add_argument('--fw-cacerts', metavar='ESL', help="the firmware's HTTPS CA list (fw_cfg etc/edk2/https/cacerts)")
     ap.add_argument('--vars-in-place', action='store_true',
                     help='use --vars itself, not a copy: what the firmware and the OS write stays for the next boot')
+    ap.add_argument('--watchdog', action='store_true',
+                    help='an Intel 6300ESB watchdog (i6300esb, as libvirt gives VMs): when it expires the VM resets')
     ap.add_argument('--ms-keys', action='store_true',
                     help="with --secure-boot: Microsoft's keys (OVMF_VARS_4M.ms.fd), as a stock machine has")
     args = ap.parse_args()
@@ -213,6 +215,8 @@ def main():
                '-object', 'rng-random,id=rng0,filename=/dev/urandom', '-device', 'virtio-rng-pci,rng=rng0']
         if args.secure_boot:
             cmd += ['-global', 'driver=cfi.pflash01,property=secure,value=on']
+        if args.watchdog:
+            cmd += ['-device', 'i6300esb']
         if args.fw_cacerts:
             cmd += ['-fw_cfg', f'name=etc/edk2/https/cacerts,file={args.fw_cacerts}']
         if args.disk:
