@@ -11,4 +11,6 @@ echo "ROLLOUT-JSON $(urlbootctl rollout --json)"
 urlbootctl status | sed -n 's/^/ROLLOUT-STATUS /p'
 SYSTEMD_PAGER= bootctl status --no-pager 2>/dev/null | grep -E 'Current Entry|Secure Boot' | sed 's/^/ROLLOUT-BOOTCTL /'
 echo "ROLLOUT-ENTRY-SELECTED $(cat /sys/firmware/efi/efivars/LoaderEntrySelected-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f | tail -c +5 | tr -d '\000')"
+# who fed the hardware watchdog: systemd in the initrd, then in the system (the journal keeps both)
+journalctl -b --no-pager -o cat | grep -E "^Using hardware watchdog 'i6300ESB|^Switching root" | sed 's/^/ROLLOUT-WATCHDOG /'
 echo "ok 1 - reported"
