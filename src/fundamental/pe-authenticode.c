@@ -54,7 +54,7 @@ int pe_authenticode_sha256(const void *image, size_t size, uint8_t ret[static SH
         const uint8_t *p = image;
         uint32_t checksum, dir, cert_offset, cert_size;
         _cleanup_ffree_ PeSection *s = NULL;
-        uint64_t hashed;
+        uint64_t hashed, end;
         PeHeaders h;
         Sha256 c;
         int r;
@@ -83,12 +83,14 @@ int pe_authenticode_sha256(const void *image, size_t size, uint8_t ret[static SH
         sha256_update(&c, p, checksum);
         sha256_update(&c, p + checksum + 4, dir - checksum - 4);
         sha256_update(&c, p + dir + 8, h.size_of_headers - dir - 8);
-        hashed = h.size_of_headers;
+        hashed = end = h.size_of_headers;
         for (size_t i = 0; i < h.n_sections; i++) {
                 if (s[i].raw_size == 0)
                         continue;
-                if ((uint64_t) s[i].raw_offset + s[i].raw_size > size)
+                /* data inside the headers or another section would be hashed twice, the CheckSum with it */
+                if ((uint64_t) s[i].raw_offset + s[i].raw_size > size || s[i].raw_offset < end)
                         return -EBADMSG;
+                end = (uint64_t) s[i].raw_offset + s[i].raw_size;
                 sha256_update(&c, p + s[i].raw_offset, s[i].raw_size);
                 hashed += s[i].raw_size;
         }
