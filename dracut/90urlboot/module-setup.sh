@@ -10,9 +10,9 @@
 # Files are taken from the installed system, or from a staging tree in $URLBOOT_DRACUT_STAGE
 # (what "meson install --destdir" wrote), so a build can be tested without installing it.
 #
-# Lazy boots ("lazy" pull expressions, urlboot-lazy) need nbdkit with its curl plugin, nbd-client,
-# device-mapper (dmsetup's udev rules) and systemd-veritysetup, and the nbd, dm-mirror and dm-verity
-# modules. They are in the initrd whenever the build machine has them; in dracut.conf,
+# Lazy boots ("lazy" pull expressions, urlboot-lazy) need nbdkit with urlboot's HTTP plugin and its
+# retry and xz filters, nbd-client, device-mapper (dmsetup's udev rules) and systemd-veritysetup, and the nbd
+# and dm-verity modules. They are in the initrd whenever the build machine has them; in dracut.conf,
 # urlboot_lazy=no leaves them out (a smaller initrd that cannot boot lazily), urlboot_lazy=yes makes
 # their absence an error.
 #
@@ -37,6 +37,7 @@ _urlboot_lazy() {
         missing+=" ${b##*/}"
     done
     [[ -x $(_urlboot_src /usr/bin/urlboot-lazy) ]] || missing+=" urlboot-lazy"
+    [[ -f $(_urlboot_src /usr/lib/urlboot/nbdkit-urlboot-http-plugin.so) ]] || missing+=" nbdkit-urlboot-http-plugin.so"
     [[ -z $missing ]] && return 0
     if [[ ${urlboot_lazy:-auto} == yes ]]; then
         derror "urlboot: lazy boots need$missing (packages nbdkit, nbd-client, dmsetup, cryptsetup-bin)"
@@ -60,7 +61,7 @@ _urlboot_small_block="ext4 xfs btrfs erofs squashfs vfat virtio_scsi nvme ahci s
 # a rollout's version on trial (i6300esb; systemd.watchdog_sec= feeds it from the initrd on, so its
 # driver must be there: src/fundamental/trial-watchdog.h); for lazy boots, nbd and the dm targets.
 _urlboot_base_modules="loop ext4 vfat efivarfs virtio_net virtio_pci virtio_blk af_packet e1000 e1000e i6300esb"
-_urlboot_lazy_modules="nbd dm-mod dm-mirror dm-region-hash dm-log dm-verity dm-bufio"
+_urlboot_lazy_modules="nbd dm-mod dm-verity dm-bufio"
 
 installkernel() {
     hostonly='' instmods $_urlboot_base_modules
@@ -172,22 +173,22 @@ _urlboot_inst_dlopened() {
     done
 }
 
-# nbdkit, the plugin and filters urlboot-lazy uses (loaded with dlopen()), and nbd-client.
+# nbdkit, urlboot's plugin and the filters urlboot-lazy uses (loaded with dlopen()), and nbd-client.
 _urlboot_inst_lazy() {
-    local plugindir filterdir so
-    plugindir=$(nbdkit --dump-config | sed -n 's/^plugindir=//p')
+    local filterdir so plugin=/usr/lib/urlboot/nbdkit-urlboot-http-plugin.so
     filterdir=$(nbdkit --dump-config | sed -n 's/^filterdir=//p')
     _urlboot_inst /usr/bin/urlboot-lazy
     inst_binary nbdkit
     inst_binary nbd-client
-    for so in "$plugindir/nbdkit-curl-plugin.so" "$filterdir"/nbdkit-{multi-conn,retry,xz}-filter.so; do
-        inst_library "$so"
+    inst_library "$(_urlboot_src "$plugin")" "$plugin"
+    for so in "$(_urlboot_src "$plugin")" "$filterdir"/nbdkit-{retry,xz}-filter.so; do
+        [[ $so == "$filterdir"/* ]] && inst_library "$so"
         for dep in $(ldd "$dracutsysrootdir$so" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }'); do
             inst_library "$dep"
         done
     done
     # Partitions of the nbd device would be a second, network-backed copy of the image's partitions
-    # (and of their by-partuuid links): only the loop device on top of the mirror has them.
+    # (and of their by-partuuid links): only the loop device on top has them.
     inst_simple "$moddir/urlboot-lazy-nbd.conf" /etc/modprobe.d/urlboot-lazy-nbd.conf
 }
 

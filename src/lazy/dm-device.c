@@ -165,3 +165,11 @@ bool dm_device_exists(const char *name) {
         dm_task_destroy(t);
         return exists;
 }
+
+char *linear_table_params(const char *device) {
+        char *p;
+
+        if (asprintf(&p, "%s 0", device) < 0)
+                return NULL;
+        return p;
+}

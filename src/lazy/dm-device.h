@@ -41,3 +41,6 @@ int dm_target_load(const char *type);
 
 /** Whether NAME exists. */
 bool dm_device_exists(const char *name);
+
+/** The parameters of a "linear" table over all of device ("MAJ:MIN 0"); NULL when out of memory. */
+char *linear_table_params(const char *device);

@@ -18,13 +18,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "copy-start.h"
+#include "copy-pace.h"
 #include "dm-device.h"
-#include "dm-mirror.h"
 #include "error-buf.h"
 #include "fileio.h"
 #include "initrd.h"
+#include "keep-unit.h"
 #include "lazy-attach.h"
+#include "lazy-copy.h"
 #include "lazy-state.h"
 #include "log.h"
 #include "loop-device.h"
@@ -38,8 +39,9 @@
 #include "verity-check.h"
 
 #define SOCKET_WAIT_USEC (120ULL * 1000 * 1000)
-#define KCOPYD_SUBJOB_MAX_KB 1024   /* the kernel's limit */
-#define UNHEALTHY_RESTART_USEC (10ULL * 1000 * 1000)
+#define STATE_SAVE_USEC (500ULL * 1000)
+#define COPY_RETRY_USEC (30ULL * 1000 * 1000)
+#define KEPT_UNIT_DIR "/run/systemd/system"
 
 typedef struct Lazy {
         const LazyOptions *o;
@@ -54,12 +56,16 @@ typedef struct Lazy {
         int nbd_fd;                     /* held for the disconnect, whatever our root is then */
         int proc_fd;                    /* /proc, held across the switch: the way to PID 1's new root */
         int mountinfo_fd;
+        int local_fd;                   /* the local copy, written by the copy */
         struct stat root_st;
         bool created_image, created_dm;
         bool followed;                  /* we are in PID 1's new root */
         unsigned quarter_logged;
-        uint64_t unhealthy_since;
-        unsigned restarts;
+        VerityPartition verity[LAZY_COPY_VERITY_MAX];   /* where the pinned trees are */
+        LazyCopy copy;
+        bool copy_open;
+        unsigned copy_failures, begin_failures;
+        uint64_t boot_read_bytes, boot_read_usec, copy_request_usec, saved_usec;
         NbdkitCa ca;                    /* the pinned CA nbdkit reads, https only */
 } Lazy;
 
@@ -116,14 +122,14 @@ static int lazy_init(Lazy *l, const LazyOptions *o) {
         int r;
 
         *l = (Lazy) { .o = o, .nbd_fd = -1, .proc_fd = -1, .mountinfo_fd = -1, .state_dir_fd = -1, .nbdkit = -1,
-                     .ca.dir_fd = -EBADF };
+                     .local_fd = -1, .ca.dir_fd = -EBADF };
         r = path_extract_filename(o->image, &file);
         if (r < 0)
                 return log_error_errno(r, "Cannot take a name from the image path '%s': %m", o->image);
         dot = endswith(file, ".raw");
         if (dot && dot != file)
                 *dot = 0;
-        l->st = (LazyState) { .phase = LAZY_STARTING, .started_usec = boottime_usec(), .region_size = o->region_size };
+        l->st = (LazyState) { .phase = LAZY_STARTING, .started_usec = boottime_usec() };
         l->st.name = strdup(file);
         l->st.url = strdup(o->url);
         l->st.image = strdup(o->image);
@@ -166,8 +172,8 @@ static int start_nbdkit(Lazy *l) {
         NbdkitSettings s = {
                 .url = l->o->url,
                 .socket = l->socket,
+                .plugin = l->o->plugin,
                 .xz = nbdkit_url_is_xz(l->o->url),
-                .multi_conn = l->o->connections > 1,
                 .retries = l->o->retries,
                 .retry_delay = l->o->retry_delay,
                 .timeout = l->o->timeout,
@@ -247,21 +253,15 @@ static int write_sysfs(const char *path, const char *value) {
         return write_all(fd, value, strlen(value));
 }
 
-/* Bigger requests: the copy's (kcopyd's sub-jobs) and those through nbd, each one HTTP request. A
- * kernel without the knobs works too, only slower. */
+/* Bigger requests through nbd, each one HTTP request. A kernel without the knob works too, only slower. */
 static void tune_requests(Lazy *l) {
         const char *name = l->st.nbd + STRLEN("/dev/");
-        char path[128];
-
-        char kb[32];
+        char path[128], kb[32];
 
         snprintf(path, sizeof path, "/sys/block/%s/queue/max_sectors_kb", name);
         snprintf(kb, sizeof kb, "%llu", (unsigned long long) (l->o->request_size >> 10));
         if (write_sysfs(path, kb) < 0)
                 log_debug("Cannot raise %s to %s KiB.", path, kb);
-        snprintf(kb, sizeof kb, "%llu", (unsigned long long) MIN(l->o->request_size >> 10, KCOPYD_SUBJOB_MAX_KB));
-        if (write_sysfs("/sys/module/dm_mod/parameters/kcopyd_subjob_size_kb", kb) < 0)
-                log_debug("Cannot raise dm_mod's kcopyd_subjob_size_kb to %s.", kb);
 }
 
 static int connect_nbd(Lazy *l) {
@@ -305,12 +305,33 @@ static int connect_nbd(Lazy *l) {
         return 0;
 }
 
+/* Whether the local copy's file system has room for the bytes it still has to hold. */
+static int check_room(Lazy *l, uint64_t bytes, int level) {
+        _cleanup_free_ char *dir = NULL;
+        struct statvfs sv;
+        char need[32], have[32];
+        struct stat st;
+        uint64_t held = 0;
+
+        if (path_extract_directory(l->o->image, &dir) < 0)
+                return log_oom();
+        if (statvfs(dir, &sv) < 0)
+                return log_error_errno(errno, "Cannot see how much room %s has: %m", dir);
+        if (fstat(l->local_fd, &st) >= 0)
+                held = (uint64_t) st.st_blocks * 512;
+        if ((uint64_t) sv.f_bavail * sv.f_frsize + held >= bytes)
+                return 0;
+        format_bytes(bytes, need);
+        format_bytes((uint64_t) sv.f_bavail * sv.f_frsize + held, have);
+        log_internal(level, 0, "The local copy of %s needs %s in %s, which has %s: give the machine more memory or raise "
+                  "rd.urlboot.run_size=%s.", l->o->url, need, dir, have,
+                  in_initrd() ? "" : " (after the switch: mount -o remount,size=... /run)");
+        return -ENOSPC;
+}
+
 static int create_local(Lazy *l) {
         _cleanup_free_ char *dir = NULL;
         _cleanup_close_ int fd = -1;
-        LoopAttachOptions lo = { .no_partitions = true };
-        struct statvfs sv;
-        char need[32], have[32];
         int r;
 
         r = path_extract_directory(l->o->image, &dir);
@@ -319,44 +340,22 @@ static int create_local(Lazy *l) {
         r = mkdir_p(dir, 0755);
         if (r < 0)
                 return log_error_errno(r, "Cannot create %s: %m", dir);
-        if (statvfs(dir, &sv) < 0)
-                return log_error_errno(errno, "Cannot see how much room %s has: %m", dir);
-        if ((uint64_t) sv.f_bavail * sv.f_frsize < l->st.size) {
-                format_bytes(l->st.size, need);
-                format_bytes((uint64_t) sv.f_bavail * sv.f_frsize, have);
-                log_error("The local copy of %s needs %s in %s, which has %s free: give the machine more memory or "
-                          "raise rd.urlboot.run_size=.", l->o->url, need, dir, have);
-                return -ENOSPC;
-        }
-
         fd = open(l->o->image, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0600);
         if (fd < 0)
                 return log_error_errno(errno, "Cannot create the local copy %s: %m", l->o->image);
         l->created_image = true;
+        /* sparse: only what the copy writes takes memory */
         if (ftruncate(fd, (off_t) l->st.size) < 0)
                 return log_error_errno(errno, "Cannot size the local copy %s: %m", l->o->image);
-
-        r = loop_attach(l->o->image, &lo, &l->st.local_loop, NULL);
-        if (r < 0)
-                return log_error_errno(r, "Cannot attach the local copy %s to a loop device: %m", l->o->image);
-        r = devt_string(l->st.local_loop, l->local_devt);
-        if (r < 0)
-                return log_error_errno(r, "Cannot find %s: %m", l->st.local_loop);
+        l->local_fd = TAKE_FD(fd);
+        /* Without a verified tree the copy cannot know the zero blocks: it may need the whole size, and
+         * that is best said before the root is mounted. With one, the copy checks when it knows. */
+        if (!l->o->roothash && !l->o->usrhash)
+                return check_room(l, l->st.size, LOG_ERR);
         return 0;
 }
 
-/* The copy may start after the switch, in a root without the kernel's modules: the mirror target is
- * loaded now, from the initrd's. */
-static int load_mirror_target(Lazy *l) {
-        int r = dm_target_load("mirror");
-
-        if (r < 0)
-                return log_error_errno(r, "%s: the kernel has no dm-mirror target (module dm-mirror), which the "
-                                       "background copy needs: add it to the initrd.", l->st.name);
-        return 0;
-}
-
-/* Read-only tables: nothing above writes, and the mirror still writes its local leg (kcopyd). */
+/* A read-only table: nothing above writes (the copy writes the local file itself). */
 static int create_remote(Lazy *l) {
         _cleanup_free_ char *params = linear_table_params(l->nbd_devt), *uuid = NULL;
         int r;
@@ -372,33 +371,6 @@ static int create_remote(Lazy *l) {
                                        l->st.mapper, l->st.nbd);
         l->created_dm = true;
         return 0;
-}
-
-static int start_copy(Lazy *l) {
-        _cleanup_free_ char *params = mirror_table_params(l->nbd_devt, l->local_devt, l->o->region_size / 512);
-        int r;
-
-        if (!params)
-                return log_oom();
-        r = dm_device_replace_table(l->st.mapper, l->sectors, "mirror", params, true);
-        if (r < 0)
-                return log_error_errno(r, "Failed to start copying %s to %s (%s): is the dm-mirror module there?",
-                                       l->st.nbd, l->st.local_loop, l->st.mapper);
-        l->st.phase = LAZY_SYNCING;
-        l->st.copy_usec = boottime_usec();
-        (void) nbd_read_bytes(l->st.nbd, &l->st.fetched);
-        save_state(l);
-        log_info("%s: copying to %s in the background.", l->st.name, l->o->image);
-        return 0;
-}
-
-static bool copy_due(Lazy *l) {
-        return lazy_copy_due(&(LazyCopyClock) {
-                .copy_now = l->o->copy_now,
-                .root_ready = l->st.root_usec > 0 || l->followed,
-                .now_usec = boottime_usec(),
-                .ready_usec = l->st.ready_usec,
-        });
 }
 
 static int attach_top(Lazy *l) {
@@ -426,7 +398,7 @@ static int check_pins(Lazy *l) {
                             "sends, a changed or forged image boots as it is.", l->o->url);
                 return 0;
         }
-        r = verity_check_disk(l->st.device, pins, ELEMENTSOF(pins), reason, sizeof reason);
+        r = verity_check_disk(l->st.device, pins, ELEMENTSOF(pins), l->verity, reason, sizeof reason);
         if (r < 0) {
                 log_error("Refusing %s: %s.", l->o->url, reason[0] ? reason : strerror(-r));
                 return r;
@@ -434,6 +406,23 @@ static int check_pins(Lazy *l) {
         log_info("%s carries the verity tree that %s%s%s pins.", l->o->url, l->o->roothash ? "roothash=" : "usrhash=",
                  l->o->roothash ?: l->o->usrhash, r > 1 ? " (and usrhash=)" : "");
         return 0;
+}
+
+/* In the initrd: the unit as the real root's systemd must see it, should the copy outlive the switch. */
+static void keep_unit(Lazy *l) {
+        _cleanup_close_ int dir = -1;
+        int r;
+
+        if (!l->o->unit || !in_initrd())
+                return;
+        r = mkdir_p(KEPT_UNIT_DIR, 0755);
+        if (r >= 0) {
+                dir = open(KEPT_UNIT_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                r = dir < 0 ? -errno : lazy_keep_unit_at(dir, l->o->unit, l->o->url);
+        }
+        if (r < 0)
+                log_warning_errno(r, "%s: cannot keep %s for the real root (%s/%s): %m; the copy may be stopped at "
+                                  "the switch.", l->st.name, l->o->unit, KEPT_UNIT_DIR, l->o->unit);
 }
 
 static void teardown(Lazy *l) {
@@ -449,6 +438,7 @@ static void teardown(Lazy *l) {
         }
         if (l->st.local_loop)
                 (void) loop_detach(l->st.local_loop);
+        l->local_fd = safe_close(l->local_fd);
         if (l->created_image)
                 (void) unlink(l->o->image);
         (void) unlink(l->socket);
@@ -512,90 +502,169 @@ static void log_progress(Lazy *l) {
         log_info("%s: %u%% copied (%s of %s).", l->st.name, q * 25, copied, total);
 }
 
-/* A leg with errors makes dm-raid1 refuse reads of regions not yet copied; a fresh mirror table
- * clears that (and copies from the start again). */
-static void restart_if_unhealthy(Lazy *l, const MirrorStatus *ms) {
-        _cleanup_free_ char *params = NULL;
-        uint64_t now = boottime_usec();
-        int r;
+/* The boot's reads: what the kernel's nbd device read (the copy has a connection of its own). */
+static void note_boot_reads(Lazy *l) {
+        uint64_t b;
 
-        if (mirror_status_healthy(ms)) {
-                l->unhealthy_since = 0;
+        if (!l->st.nbd || nbd_read_bytes(l->st.nbd, &b) < 0)
                 return;
+        if (b > l->boot_read_bytes) {
+                l->boot_read_bytes = b;
+                l->boot_read_usec = boottime_usec();
         }
-        if (l->unhealthy_since == 0) {
-                l->unhealthy_since = now;
-                log_warning("%s: the mirror reports errors (legs %s: network, local); retrying in %llu s.", l->st.name,
-                            ms->health, UNHEALTHY_RESTART_USEC / 1000000);
-                return;
-        }
-        if (now - l->unhealthy_since < UNHEALTHY_RESTART_USEC << MIN(l->restarts, 5u))
-                return;
-        params = mirror_table_params(l->nbd_devt, l->local_devt, l->o->region_size / 512);
-        if (!params)
-                return;
-        r = dm_device_replace_table(l->st.mapper, l->sectors, "mirror", params, true);
-        if (r < 0)
-                log_warning_errno(r, "%s: cannot restart the mirror: %m", l->st.name);
-        else
-                log_warning("%s: restarted the copy from the beginning.", l->st.name);
-        l->restarts++;
-        l->unhealthy_since = 0;
-        l->quarter_logged = 0;
 }
 
-static int wait_in_sync(Lazy *l) {
+static void update_state(Lazy *l, bool force) {
+        uint64_t now = boottime_usec();
+
+        l->st.copied = l->copy_open ? lazy_copy_done_bytes(&l->copy) : 0;
+        l->st.skipped = l->copy.skipped;
+        l->st.fetched = l->boot_read_bytes + l->copy.fetched;
+        if (!force && now - l->saved_usec < STATE_SAVE_USEC)
+                return;
+        l->saved_usec = now;
+        save_state(l);
+        if (l->copy_open)
+                (void) sd_notifyf(false, "STATUS=%llu%% copied from %s",
+                                  (unsigned long long) (l->st.copied * 100 / l->st.size), l->o->url);
+}
+
+/* Wait for mount changes (the root mount, the switch) or the pace's time, whichever comes first. */
+static void watch(Lazy *l, uint64_t wait_usec) {
+        struct pollfd p = { .fd = l->mountinfo_fd, .events = POLLPRI };
+
+        (void) poll(&p, 1, (int) MIN(wait_usec / 1000, 1000));
+        follow_pid1(l);
+        keep_stderr_alive();
+        note_root_mount(l);
+        note_boot_reads(l);
+}
+
+static void wait_retry(Lazy *l) {
+        uint64_t until = boottime_usec() + COPY_RETRY_USEC;
+
+        while (boottime_usec() < until)
+                watch(l, until - boottime_usec());
+}
+
+static int copy_begin(Lazy *l) {
+        char error[ERROR_BUF_MIN * 2] = "", skipped[32];
+        /* said once, then every tenth try (every 5 min) */
+        int level = l->begin_failures++ % 10 == 0 ? LOG_ERR : LOG_DEBUG;
+        uint64_t zero = 0;
+        int r;
+
+        r = lazy_copy_open(&l->copy, l->socket, l->local_fd, l->st.size, l->o->request_size, error, sizeof error);
+        for (unsigned i = 0; r >= 0 && i < LAZY_COPY_VERITY_MAX; i++)
+                if (l->verity[i].pin)
+                        r = lazy_copy_map_verity(&l->copy, &l->verity[i], error, sizeof error);
+        if (r < 0)
+                return log_internal(level, r, "%s: cannot start the copy: %s; the disk is still served from the network, "
+                                       "trying again in %llu s.", l->st.name, error[0] ? error : strerror(-r),
+                                       COPY_RETRY_USEC / 1000000);
+        for (unsigned i = 0; i < l->copy.n_verity; i++)
+                zero += l->copy.verity[i].map.zero_blocks * l->copy.verity[i].map.block_size;
+        r = check_room(l, l->st.size - MIN(zero, l->st.size), level);
+        if (r < 0)
+                return r;
+        l->copy_open = true;
+        l->st.phase = LAZY_COPYING;
+        l->st.copy_usec = boottime_usec();
+        l->st.zero = zero;
+        format_bytes(l->st.zero, skipped);
+        log_info("%s: copying to %s in the background (%s of zero blocks, known from the verified tree, stay holes).",
+                 l->st.name, l->o->image, skipped);
+        update_state(l, true);
+        return 0;
+}
+
+/* The copy stopped (the server away for longer than nbdkit retries, no room): the disk stays on the network,
+ * so the root keeps working, and the copy tries again from where it stopped. Exiting would stop nbdkit. */
+static void copy_failed(Lazy *l, int r, const char *error) {
+        if (l->copy_failures++ % 10 == 0)
+                log_error_errno(r, "%s: the copy stopped at %llu of %llu bytes: %s; the disk is still served from the "
+                                "network, trying again in %llu s.", l->st.name,
+                                (unsigned long long) lazy_copy_done_bytes(&l->copy), (unsigned long long) l->st.size,
+                                error, COPY_RETRY_USEC / 1000000);
+        wait_retry(l);
+        r = lazy_copy_reconnect(&l->copy, l->socket);
+        if (r < 0)
+                log_debug_errno(r, "%s: cannot reconnect the copy yet.", l->st.name);
+}
+
+static int copy_all(Lazy *l) {
+        char error[ERROR_BUF_MIN * 2] = "";
+        int r;
+
         for (;;) {
-                _cleanup_free_ char *type = NULL, *params = NULL;
-                struct pollfd p = { .fd = l->mountinfo_fd, .events = POLLPRI };
-                MirrorStatus ms;
-                int r;
+                uint64_t now = boottime_usec(), wait = lazy_copy_wait_usec(&(LazyPace) {
+                        .copy_now = l->o->copy_now,
+                        .root_ready = l->st.root_usec > 0 || l->followed,
+                        .now_usec = now,
+                        .ready_usec = l->st.ready_usec,
+                        .boot_read_usec = l->boot_read_usec,
+                        .copy_usec = l->copy_request_usec,
+                });
 
-                /* Mount changes wake us at once: the root mount and the switch are what we watch for. */
-                (void) poll(&p, 1, 1000);
-                follow_pid1(l);
-                keep_stderr_alive();
-                note_root_mount(l);
-                if (l->st.phase == LAZY_REMOTE) {
-                        (void) nbd_read_bytes(l->st.nbd, &l->st.fetched);
-                        save_state(l);
-                        if (!copy_due(l))
-                                continue;
-                        r = start_copy(l);
-                        if (r < 0)
-                                return r;
-                }
-
-                r = dm_device_status(l->st.mapper, &type, &params);
-                if (r < 0 || !streq(type, "mirror") || mirror_status_parse(params, &ms) < 0) {
-                        log_debug("%s: no mirror status yet (%s).", l->st.name, params ?: "none");
+                watch(l, wait);
+                if (wait > 0) {
+                        update_state(l, false);
                         continue;
                 }
-                l->st.copied = MIN(ms.in_sync * l->o->region_size, l->st.size);
-                (void) nbd_read_bytes(l->st.nbd, &l->st.fetched);
-                save_state(l);
-                (void) sd_notifyf(false, "STATUS=%llu%% copied from %s", (unsigned long long) (l->st.copied * 100 / l->st.size),
-                                  l->o->url);
-                if (ms.in_sync == ms.regions)
+                if (!l->copy_open && copy_begin(l) < 0) {
+                        /* no room, or the tree unreadable while the server is away: the root keeps working */
+                        lazy_copy_close(&l->copy);
+                        wait_retry(l);
+                        continue;
+                }
+                l->copy_request_usec = boottime_usec();
+                r = lazy_copy_step(&l->copy, error, sizeof error);
+                if (r < 0) {
+                        copy_failed(l, r, error);
+                        continue;
+                }
+                update_state(l, r == 0);
+                if (r == 0)
                         return 0;
                 log_progress(l);
-                restart_if_unhealthy(l, &ms);
         }
+}
+
+/* The complete local copy on a loop device, for the table. */
+static int attach_local(Lazy *l) {
+        LoopAttachOptions lo = { .no_partitions = true, .read_only = true };
+        int r;
+
+        lazy_copy_close(&l->copy);
+        l->local_fd = safe_close(l->local_fd);
+        r = loop_attach(l->o->image, &lo, &l->st.local_loop, NULL);
+        if (r < 0)
+                return log_error_errno(r, "Cannot attach the local copy %s to a loop device: %m", l->o->image);
+        r = devt_string(l->st.local_loop, l->local_devt);
+        if (r < 0)
+                return log_error_errno(r, "Cannot find %s: %m", l->st.local_loop);
+        return 0;
 }
 
 static int switch_to_local(Lazy *l) {
-        _cleanup_free_ char *params = linear_table_params(l->local_devt);
-        char size[32], fetched[32];
+        _cleanup_free_ char *params = NULL;
+        char size[32], fetched[32], stored[32];
+        struct stat st;
         uint64_t took;
         int r;
 
+        r = attach_local(l);
+        if (r < 0)
+                return r;
+        params = linear_table_params(l->local_devt);
         if (!params)
                 return log_oom();
         r = dm_device_replace_table(l->st.mapper, l->sectors, "linear", params, true);
         if (r < 0)
                 return log_error_errno(r, "%s: cannot switch to the local copy (still reading from the network): %m",
                                        l->st.name);
-        (void) nbd_read_bytes(l->st.nbd, &l->st.fetched);
+        note_boot_reads(l);
+        l->st.fetched = l->boot_read_bytes + l->copy.fetched;
         r = nbd_disconnect(l->nbd_fd);
         if (r < 0)
                 log_warning_errno(r, "%s: cannot disconnect %s: %m", l->st.name, l->st.nbd);
@@ -616,14 +685,16 @@ static int switch_to_local(Lazy *l) {
         l->st.copied = l->st.size;
         l->st.nbd = mfree(l->st.nbd);
         l->st.nbdkit_pid = 0;
+        if (stat(l->o->image, &st) >= 0)
+                l->st.stored = (uint64_t) st.st_blocks * 512;
         save_state(l);
 
         took = l->st.local_usec - l->st.copy_usec;
         format_bytes(l->st.size, size);
         format_bytes(l->st.fetched, fetched);
-        log_notice("%s: copy complete, %s in %.1f s (%.1f MiB/s; %s read from the network); now served from %s, the "
-                   "network is no longer needed.", l->st.name, size, took / 1e6,
-                   took > 0 ? (double) l->st.size / (1 << 20) / (took / 1e6) : 0.0, fetched, l->o->image);
+        format_bytes(l->st.stored, stored);
+        log_notice("%s: copy complete, %s in %.1f s (%s read from the network, %s in memory); now served from %s, "
+                   "the network is no longer needed.", l->st.name, size, took / 1e6, fetched, stored, l->o->image);
         (void) sd_notifyf(false, "STATUS=Local: %s (%s), copied from %s", l->o->image, size, l->o->url);
         return 0;
 }
@@ -643,8 +714,6 @@ int lazy_attach(const LazyOptions *o) {
         if (r >= 0)
                 r = create_local(&l);
         if (r >= 0)
-                r = load_mirror_target(&l);
-        if (r >= 0)
                 r = create_remote(&l);
         if (r >= 0)
                 r = attach_top(&l);
@@ -659,6 +728,7 @@ int lazy_attach(const LazyOptions *o) {
                 return r;
         }
 
+        keep_unit(&l);
         l.st.phase = LAZY_REMOTE;
         l.st.ready_usec = boottime_usec();
         save_state(&l);
@@ -667,9 +737,15 @@ int lazy_attach(const LazyOptions *o) {
                  l.st.device, o->image);
         (void) sd_notifyf(false, "READY=1\nSTATUS=Serving %s from the network", o->url);
 
-        r = wait_in_sync(&l);
+        r = copy_all(&l);
         if (r >= 0)
                 r = switch_to_local(&l);
+        if (r < 0) {
+                /* the disk stays on the network: the root keeps working as long as the server answers */
+                l.st.phase = LAZY_FAILED;
+                save_state(&l);
+        }
+        lazy_copy_close(&l.copy);
         lazy_state_done(&l.st);
         return r;
 }

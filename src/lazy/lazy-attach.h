@@ -5,18 +5,20 @@
  * the background, verified by dm-verity.
  *
  *   /dev/loopB  reference NAME.raw, partitions: what udev, gpt-auto and veritysetup see
- *     └ /dev/dm-N  "urlboot-lazy-NAME": linear over nbd ("remote"), mirror while copying ("syncing"),
- *                  then linear over the local leg only ("local")
- *         ├ /dev/nbdN  ← nbd-client ← Unix socket ← nbdkit (curl, retry, readahead) ← HTTP range requests
- *         └ /dev/loopA ← /run/machines/NAME.raw, a sparse file the kernel fills
+ *     └ /dev/dm-N  "urlboot-lazy-NAME": linear over nbd ("remote", "copying"), then over the local copy ("local")
+ *         ├ /dev/nbdN  ← nbd-client ← Unix socket ← nbdkit (urlboot's HTTP plugin, retry, xz) ← HTTP ranges
+ *         └ /dev/loopA ← /run/machines/NAME.raw, a sparse file the copy wrote (attached once complete)
+ *   the copy: a second NBD connection to the same nbdkit (libnbd), paced (copy-pace.h), skipping the zero
+ *   blocks the verified hash tree names (verity-map.h), writing only pages that are not zero (lazy-copy.h)
  *
- * In the initrd the copy starts when the root is mounted (or PID 1 has switched, or after a deadline;
- * copy-start.h): until then the boot's reads have the network to themselves.
+ * The boot's reads go through the kernel's connection, the copy's through its own, and nbdkit serves them
+ * side by side: the boot never waits behind the copy. In the initrd the copy starts when the root is mounted
+ * (or PID 1 has switched, or after a deadline); while the boot reads, it takes a request a second.
  *
  * The process stays until the copy is complete, across the switch to the real root: argv[0] starts
- * with "@" (systemd spares such initrd processes), and once PID 1 has switched it follows PID 1
- * into the new root, where /dev, /proc, /sys and /run now are. Then it swaps the mirror for a linear
- * map of the local leg, disconnects nbd, stops nbdkit and exits.
+ * with "@" (systemd spares such initrd processes), its unit is kept for the real root's systemd
+ * (keep-unit.h), and once PID 1 has switched it follows PID 1 into the new root, where /dev, /proc, /sys and
+ * /run now are. Then it maps the local copy instead of the network, disconnects nbd, stops nbdkit and exits.
  */
 #pragma once
 
@@ -29,12 +31,13 @@ typedef struct LazyOptions {
         const char *roothash;           /* pins checked against the image's verity partitions */
         const char *usrhash;
         bool no_verity;                 /* no pins: an explicit verify=no */
-        uint64_t region_size;           /* bytes, a power of two */
-        unsigned connections;           /* NBD connections (each one HTTP request at a time) */
-        uint64_t request_size;          /* largest NBD request, bytes (and the copy's unit, up to 1 MiB) */
+        unsigned connections;           /* the kernel's NBD connections (the boot's reads) */
+        uint64_t request_size;          /* largest NBD request, bytes (and the copy's step) */
         bool copy_now;                  /* start copying at once, not when the root is mounted */
         unsigned retries, retry_delay, timeout;
+        const char *unit;               /* the systemd unit to keep for the real root (keep-unit.h), or NULL */
         const char *nbdkit;             /* paths of the engines */
+        const char *plugin;
         const char *nbd_client;
         const char *state_dir;
         const char *ca_file;            /* PEM: the only CA trusted for an https URL; NULL: curl's default store */
@@ -43,7 +46,6 @@ typedef struct LazyOptions {
 /** The engines' default paths (Debian's), overridable with $URLBOOT_NBDKIT / $URLBOOT_NBD_CLIENT. */
 #define NBDKIT_PATH "/usr/bin/nbdkit"
 #define NBD_CLIENT_PATH "/usr/sbin/nbd-client"
-#define LAZY_REGION_SIZE_DEFAULT (8ULL << 20)
 #define LAZY_CONNECTIONS_DEFAULT 1
 #define LAZY_REQUEST_SIZE_DEFAULT (1ULL << 20)
 

@@ -16,7 +16,7 @@
 static const char *const phase_names[_LAZY_PHASE_MAX] = {
         [LAZY_STARTING] = "starting",
         [LAZY_REMOTE] = "remote",
-        [LAZY_SYNCING] = "syncing",
+        [LAZY_COPYING] = "copying",
         [LAZY_LOCAL] = "local",
         [LAZY_FAILED] = "failed",
 };
@@ -59,7 +59,8 @@ typedef struct Field {
 static const Field fields[] = {
         STR("NAME", name), STR("URL", url), STR("IMAGE", image), STR("DEVICE", device), STR("MAPPER", mapper),
         STR("NBD", nbd), STR("LOCAL_LOOP", local_loop), STR("VERITY", verity), { "PHASE", FIELD_PHASE, offsetof(LazyState, phase) },
-        U64("SIZE", size), U64("REGION_SIZE", region_size), U64("COPIED", copied), U64("FETCHED", fetched),
+        U64("SIZE", size), U64("COPIED", copied), U64("ZERO", zero), U64("SKIPPED", skipped), U64("STORED", stored),
+        U64("FETCHED", fetched),
         U64("FETCHED_AT_ROOT", fetched_at_root), U64("STARTED_USEC", started_usec), U64("READY_USEC", ready_usec),
         U64("ROOT_USEC", root_usec), U64("COPY_USEC", copy_usec), U64("LOCAL_USEC", local_usec), INT("PID", pid), INT("NBDKIT_PID", nbdkit_pid),
 };

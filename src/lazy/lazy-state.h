@@ -14,7 +14,7 @@
 typedef enum LazyPhase {
         LAZY_STARTING,          /* setting up the devices */
         LAZY_REMOTE,            /* served from the network; the copy waits for the root to be mounted */
-        LAZY_SYNCING,           /* served from the network while the kernel copies it */
+        LAZY_COPYING,           /* served from the network while urlboot-lazy copies it (copy-pace.h) */
         LAZY_LOCAL,             /* the copy is complete: served from memory, network no longer needed */
         LAZY_FAILED,
         _LAZY_PHASE_MAX,
@@ -35,9 +35,11 @@ typedef struct LazyState {
         char *verity;           /* what dm-verity checks: "roothash", "usrhash", "roothash,usrhash", "none" (verify=no) */
         LazyPhase phase;
         uint64_t size;
-        uint64_t region_size;
-        uint64_t copied;        /* bytes in sync */
-        uint64_t fetched;       /* bytes read from the network device */
+        uint64_t copied;        /* bytes of the disk done: in the local copy, or known zero */
+        uint64_t zero;          /* bytes of zero blocks the verified trees name: never fetched */
+        uint64_t skipped;       /* bytes the copy did not read (zero blocks, so far) */
+        uint64_t stored;        /* bytes the complete local copy takes in memory (0 until then) */
+        uint64_t fetched;       /* bytes read from the network: the boot's and the copy's */
         uint64_t fetched_at_root;       /* ... until /sysroot was mounted (0: not seen) */
         uint64_t started_usec, ready_usec, root_usec, copy_usec, local_usec;
         int pid, nbdkit_pid;

@@ -9,26 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dm-device.h"
-#include "dm-mirror.h"
 #include "json-writer.h"
 #include "lazy-status.h"
 #include "macro.h"
 #include "nbd-device.h"
 #include "string-util.h"
-
-void lazy_status_refresh(LazyState *s) {
-        _cleanup_free_ char *type = NULL, *params = NULL;
-        MirrorStatus ms;
-
-        if ((s->phase != LAZY_SYNCING && s->phase != LAZY_REMOTE) || !s->mapper || s->region_size == 0)
-                return;
-        if (s->phase == LAZY_SYNCING && dm_device_status(s->mapper, &type, &params) >= 0 && streq(type, "mirror") &&
-            mirror_status_parse(params, &ms) >= 0)
-                s->copied = MIN(ms.in_sync * s->region_size, s->size);
-        if (s->nbd)
-                (void) nbd_read_bytes(s->nbd, &s->fetched);
-}
 
 static void print_bytes(FILE *f, uint64_t b) {
         if (b >= (1ULL << 30))
@@ -52,7 +37,7 @@ void lazy_status_print(FILE *f, const LazyState *s, bool running) {
         if (s->phase == LAZY_REMOTE)
                 fprintf(f, ", served from the network; the copy starts when the root is mounted%s",
                         running ? "" : " - urlboot-lazy is not running");
-        else if (s->phase == LAZY_SYNCING) {
+        else if (s->phase == LAZY_COPYING) {
                 fprintf(f, ", %u%% copied (", percent);
                 print_bytes(f, s->copied);
                 fputs(" of ", f);
@@ -64,8 +49,7 @@ void lazy_status_print(FILE *f, const LazyState *s, bool running) {
                 double secs = (s->local_usec - s->copy_usec) / 1e6;
                 fputs(", copy complete: ", f);
                 print_bytes(f, s->size);
-                fprintf(f, " in %.1f s (%.1f MiB/s); the network is no longer needed", secs,
-                        (double) s->size / (1 << 20) / secs);
+                fprintf(f, " in %.1f s; the network is no longer needed", secs);
         }
         fputc('\n', f);
         fprintf(f, "         URL: %s\n", s->url ?: "-");
@@ -77,13 +61,21 @@ void lazy_status_print(FILE *f, const LazyState *s, bool running) {
         fprintf(f, "      Device: %s", s->device ?: "-");
         if (s->mapper)
                 fprintf(f, " on %s (%s)", s->mapper,
-                        s->phase == LAZY_LOCAL    ? "linear: the local copy" :
-                        s->phase == LAZY_SYNCING  ? "mirror: network and local copy" :
-                                                    "linear: the network");
+                        s->phase == LAZY_LOCAL ? "linear: the local copy" : "linear: the network");
         fputc('\n', f);
         fprintf(f, "  Local copy: %s", s->image ?: "-");
         if (s->local_loop)
                 fprintf(f, " (%s)", s->local_loop);
+        if (s->stored > 0) {
+                fputs(", ", f);
+                print_bytes(f, s->stored);
+                fputs(" in memory", f);
+        }
+        if (s->zero > 0) {
+                fputs(", ", f);
+                print_bytes(f, s->zero);
+                fputs(" of zero blocks left as holes", f);
+        }
         fputc('\n', f);
         if (s->nbd)
                 fprintf(f, "     Network: %s, nbdkit PID %d\n", s->nbd, s->nbdkit_pid);
@@ -112,7 +104,15 @@ static void json_u64(FILE *f, const char *key, uint64_t v, bool null_if_zero) {
                 fprintf(f, "%llu", (unsigned long long) v);
 }
 
-void lazy_status_print_json(FILE *f, const LazyState *s, bool running) {
+void lazy_status_print_root_writes(FILE *f, const RootWrites *writes) {
+        fputs("Root writes: ", f);
+        print_bytes(f, writes->used);
+        fputs(" in memory, at most ", f);
+        print_bytes(f, writes->max);
+        fprintf(f, " (the tmpfs of systemd.volatile=overlay over the read-only root, %s)\n", ROOT_WRITES_DIR);
+}
+
+void lazy_status_print_json(FILE *f, const LazyState *s, bool running, const RootWrites *writes) {
         fputc('{', f);
         json_write_key(f, "name", true);
         json_write_string(f, s->name);
@@ -137,6 +137,8 @@ void lazy_status_print_json(FILE *f, const LazyState *s, bool running) {
         json_write_string(f, s->local_loop);
         json_u64(f, "size", s->size, false);
         json_u64(f, "copied", s->copied, false);
+        json_u64(f, "zero", s->zero, false);
+        json_u64(f, "stored", s->stored, true);
         json_u64(f, "fetched", s->fetched, false);
         json_u64(f, "fetchedBeforeRoot", s->fetched_at_root, s->root_usec == 0);
         json_u64(f, "startedUSec", s->started_usec, true);
@@ -144,6 +146,13 @@ void lazy_status_print_json(FILE *f, const LazyState *s, bool running) {
         json_u64(f, "rootMountedUSec", s->root_usec, true);
         json_u64(f, "copyUSec", s->copy_usec, true);
         json_u64(f, "localUSec", s->local_usec, true);
+        /* the same for every disk: the root's, not the disk's */
+        json_write_key(f, "rootWrites", false);
+        if (writes)
+                fprintf(f, "{\"used\":%llu,\"max\":%llu}", (unsigned long long) writes->used,
+                        (unsigned long long) writes->max);
+        else
+                fputs("null", f);
         fputc('}', f);
 }
 
@@ -151,8 +160,10 @@ static int cmp_names(const void *a, const void *b) {
         return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-int lazy_status_show(const char *dir, char *const *names, bool json) {
+int lazy_status_show(const char *dir, const char *writes_dir, char *const *names, bool json) {
         _cleanup_strv_free_ char **files = NULL;
+        RootWrites writes;
+        bool have_writes = root_writes_get(writes_dir, &writes) >= 0;
         struct dirent *de;
         DIR *d;
         int n = 0, r;
@@ -190,12 +201,10 @@ int lazy_status_show(const char *dir, char *const *names, bool json) {
                 if (lazy_state_read(path, &s) < 0)
                         continue;
                 running = s.pid > 0 && kill(s.pid, 0) == 0;
-                if (running)
-                        lazy_status_refresh(&s);
                 if (json) {
                         if (n > 0)
                                 fputc(',', stdout);
-                        lazy_status_print_json(stdout, &s, running);
+                        lazy_status_print_json(stdout, &s, running, have_writes ? &writes : NULL);
                 } else {
                         if (n > 0)
                                 fputc('\n', stdout);
@@ -206,5 +215,9 @@ int lazy_status_show(const char *dir, char *const *names, bool json) {
         }
         if (json)
                 fputs("]\n", stdout);
+        else if (n > 0 && have_writes) {
+                fputc('\n', stdout);
+                lazy_status_print_root_writes(stdout, &writes);
+        }
         return n;
 }

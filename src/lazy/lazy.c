@@ -14,6 +14,7 @@
 #include "error-buf.h"
 #include "exit-status.h"
 #include "initrd.h"
+#include "keep-unit.h"
 #include "lazy-attach.h"
 #include "lazy-state.h"
 #include "lazy-status.h"
@@ -32,24 +33,24 @@ static void help(void) {
                "       urlboot-lazy serve URL SOCKET\n"
                "\n"
                "attach serves the disk image at URL as a block device at once (nbdkit, nbd) and copies\n"
-               "it to IMAGE (e.g. /run/machines/rootdisk.raw) in the background (dm-mirror). The device\n"
-               "is a loop device whose reference is IMAGE's file name, as urlboot-loop makes them. It\n"
-               "keeps running, also across the switch to the real root, until the copy is complete;\n"
-               "then it serves IMAGE alone and the network is no longer needed. The image must carry\n"
-               "the verity partitions roothash=/usrhash= name (dm-verity checks every block), unless\n"
-               "--no-verity.\n"
+               "it to IMAGE (e.g. /run/machines/rootdisk.raw) in the background over a second NBD\n"
+               "connection, holes and all-zero blocks left out. The device is a loop device whose\n"
+               "reference is IMAGE's file name, as urlboot-loop makes them. It keeps running, also\n"
+               "across the switch to the real root, until the copy is complete; then it serves IMAGE\n"
+               "alone and the network is no longer needed. The image must carry the verity partitions\n"
+               "roothash=/usrhash= name (dm-verity checks every block), unless --no-verity.\n"
                "\n"
-               "status shows each lazy disk: syncing or local, progress, bytes fetched, timeline.\n"
+               "status shows each lazy disk: copying or local, progress, bytes fetched, timeline.\n"
                "check-verity checks DISK (a device or an image file) against the pinned hashes.\n"
                "serve runs nbdkit on SOCKET as attach does, in the foreground (tests, debugging).\n"
                "\n"
                "  --roothash=HEX       the root file system's verity root hash\n"
                "  --usrhash=HEX        the /usr file system's verity root hash\n"
                "  --no-verity          attach without a pinned hash (verify=no)\n"
-               "  --region-size=SIZE   copy unit of the mirror (default 8M, a power of two)\n"
-               "  --connections=N      NBD connections, each one HTTP request at a time (default %u)\n"
+               "  --connections=N      the kernel's NBD connections for the boot's reads (default %u)\n"
                "  --request-size=SIZE  largest request to the network (default 1M)\n"
                "  --copy-now           copy at once (default: in the initrd, once the root is mounted)\n"
+               "  --unit=NAME          the unit to keep for the real root's systemd (the generator passes %%n)\n"
                "  --retries=N          tries of one HTTP request before a read fails (default %u)\n"
                "  --retry-delay=SEC    seconds between tries (default %u)\n"
                "  --timeout=SEC        seconds for one HTTP request (default %u)\n"
@@ -88,13 +89,13 @@ static int parse_unsigned(const char *opt, const char *v, unsigned *ret) {
 }
 
 static int parse_args(int argc, char *argv[], Args *a) {
-        enum { ARG_ROOTHASH = 0x100, ARG_USRHASH, ARG_NO_VERITY, ARG_REGION_SIZE, ARG_CONNECTIONS, ARG_REQUEST_SIZE, ARG_COPY_NOW,
+        enum { ARG_ROOTHASH = 0x100, ARG_USRHASH, ARG_NO_VERITY, ARG_UNIT, ARG_CONNECTIONS, ARG_REQUEST_SIZE, ARG_COPY_NOW,
                ARG_RETRIES, ARG_RETRY_DELAY, ARG_TIMEOUT, ARG_STATE_DIR, ARG_CA, ARG_JSON, ARG_VERSION };
         static const struct option options[] = {
                 { "roothash", required_argument, NULL, ARG_ROOTHASH },
                 { "usrhash", required_argument, NULL, ARG_USRHASH },
                 { "no-verity", no_argument, NULL, ARG_NO_VERITY },
-                { "region-size", required_argument, NULL, ARG_REGION_SIZE },
+                { "unit", required_argument, NULL, ARG_UNIT },
                 { "connections", required_argument, NULL, ARG_CONNECTIONS },
                 { "request-size", required_argument, NULL, ARG_REQUEST_SIZE },
                 { "copy-now", no_argument, NULL, ARG_COPY_NOW },
@@ -124,12 +125,12 @@ static int parse_args(int argc, char *argv[], Args *a) {
                 case ARG_NO_VERITY:
                         a->lazy.no_verity = true;
                         break;
-                case ARG_REGION_SIZE:
-                        if (parse_size(optarg, &a->lazy.region_size) < 0 || a->lazy.region_size < 4096 ||
-                            (a->lazy.region_size & (a->lazy.region_size - 1)) != 0 || a->lazy.region_size > (1ULL << 30)) {
-                                log_error("--region-size= takes a power of two from 4K to 1G, not '%s'.", optarg);
+                case ARG_UNIT:
+                        if (!lazy_keep_unit_name_valid(optarg)) {
+                                log_error("--unit= takes a service's name (NAME.service), not '%s'.", optarg);
                                 return -EINVAL;
                         }
+                        a->lazy.unit = optarg;
                         break;
                 case ARG_CONNECTIONS:
                         if (parse_unsigned("connections", optarg, &a->lazy.connections) < 0)
@@ -224,7 +225,7 @@ static int verb_check_verity(Args *a, int argc, char *argv[]) {
                 log_error("check-verity needs --roothash= or --usrhash=.");
                 return -EINVAL;
         }
-        r = verity_check_disk(argv[0], pins, ELEMENTSOF(pins), reason, sizeof reason);
+        r = verity_check_disk(argv[0], pins, ELEMENTSOF(pins), NULL, reason, sizeof reason);
         if (r < 0) {
                 log_error("%s: %s.", argv[0], reason[0] ? reason : strerror(-r));
                 return -EIO;
@@ -238,7 +239,7 @@ static int verb_serve(Args *a, int argc, char *argv[]) {
                 .retries = a->lazy.retries,
                 .retry_delay = a->lazy.retry_delay,
                 .timeout = a->lazy.timeout,
-                .multi_conn = a->lazy.connections > 1,
+                .plugin = a->lazy.plugin,
         };
         _cleanup_strv_free_ char **cmd = NULL;
         int r;
@@ -269,13 +270,13 @@ static int verb_serve(Args *a, int argc, char *argv[]) {
 int main(int argc, char *argv[]) {
         Args a = {
                 .lazy = {
-                        .region_size = LAZY_REGION_SIZE_DEFAULT,
                         .connections = LAZY_CONNECTIONS_DEFAULT,
                         .request_size = LAZY_REQUEST_SIZE_DEFAULT,
                         .retries = NBDKIT_RETRIES_DEFAULT,
                         .retry_delay = NBDKIT_RETRY_DELAY_DEFAULT,
                         .timeout = NBDKIT_TIMEOUT_DEFAULT,
                         .nbdkit = getenv("URLBOOT_NBDKIT") ?: NBDKIT_PATH,
+                        .plugin = getenv("URLBOOT_NBDKIT_PLUGIN") ?: URLBOOT_NBDKIT_PLUGIN_PATH,
                         .nbd_client = getenv("URLBOOT_NBD_CLIENT") ?: NBD_CLIENT_PATH,
                         .state_dir = LAZY_STATE_DIR,
                         .ca_file = tls_ca_pinned(),
@@ -299,7 +300,7 @@ int main(int argc, char *argv[]) {
         else if (streq(verb, "serve"))
                 r = verb_serve(&a, argc - optind, argv + optind);
         else if (streq(verb, "status")) {
-                r = lazy_status_show(a.lazy.state_dir, optind < argc ? argv + optind : NULL, a.json);
+                r = lazy_status_show(a.lazy.state_dir, ROOT_WRITES_DIR, optind < argc ? argv + optind : NULL, a.json);
                 if (r < 0)
                         log_error_errno(r, "Failed to read %s: %m", a.lazy.state_dir);
                 else if (r == 0 && !a.json)

@@ -50,30 +50,22 @@ int nbdkit_command(const NbdkitSettings *s, char ***ret) {
         r = r ?: add(&l, "--readonly");
         r = r ?: add(&l, "--log=stderr");
         r = r ?: add(&l, "--unix=%s", s->socket);
-        /* Retry wraps each plugin call. No readahead filter: it needs a plugin that runs requests in
-         * parallel, and the curl plugin (1.32) serialises them, so it would do nothing (nbdkit says so).
-         * Larger and more requests come from the kernel side instead (see lazy-attach.c). */
-        if (s->multi_conn)
-                r = r ?: add(&l, "--filter=multi-conn");
+        /* Retry wraps each plugin call; the xz filter asks the plugin for compressed blocks. */
         r = r ?: add(&l, "--filter=retry");
         if (s->xz)
                 r = r ?: add(&l, "--filter=xz");
-        r = r ?: add(&l, "curl");
+        r = r ?: add(&l, "%s", s->plugin);
         r = r ?: add(&l, "url=%s", s->url);
         r = r ?: add(&l, "timeout=%u", s->timeout);
         r = r ?: add(&l, "retries=%u", s->retries);
         r = r ?: add(&l, "retry-delay=%u", s->retry_delay);
         r = r ?: add(&l, "retry-exponential=no");
-        /* The URL's own protocol, for redirects too (the plugin sets both of curl's lists from it): no
-         * ftp://, no file://, and no https → http (as urlboot-pull; security review 2026-12-05, F7). */
+        /* The URL's own protocol, for redirects too: no ftp://, no file://, and no https → http (as
+         * urlboot-pull; security review 2026-12-05, F7). */
         r = r ?: add(&l, "protocols=%s", startswith(s->url, "https://") ? "https" : "http,https");
-        /* the pinned CA alone: no capath (curl's default, the system's store) beside it */
-        if (s->cainfo) {
+        /* the pinned CA alone: the plugin then asks no other store */
+        if (s->cainfo)
                 r = r ?: add(&l, "cainfo=%s", s->cainfo);
-                r = r ?: add(&l, "capath=");
-        }
-        if (s->multi_conn)
-                r = r ?: add(&l, "multi-conn-mode=unsafe");
         if (r < 0)
                 return r;
         *ret = TAKE_PTR(l);

@@ -3,12 +3,12 @@
  * @file
  * The nbdkit command line that serves an HTTP(S) image as an NBD export on a Unix socket.
  *
- * curl plugin (HTTP range requests) under the retry filter (a failed request is retried after a
- * pause, so a server that goes away for a while only makes reads wait) and, for .xz images, the xz
- * filter (seekable at block boundaries). For several NBD connections the multi-conn filter advertises
- * what the curl plugin does not: nothing is ever written, so no connection can see another's stale
- * data ("unsafe" mode is safe here). Requests and redirects stay with the URL's protocol: https only for
- * an https URL, http or https for an http one. Read-only; argv[0] starts with "@" so
+ urlboot's HTTP plugin (nbdkit-http-plugin.c: exact range requests, each answer checked, requests in
+ * parallel) under the retry filter (a failed request is retried after a pause, so a server that goes away
+ * for a while only makes reads wait) and, for .xz images, the xz filter (seekable at block boundaries).
+ * The plugin advertises multi-conn (nothing is ever written): the boot's connection and the background
+ * copy's are served side by side. Requests and redirects stay with the URL's protocol: https only for an
+ * https URL, http or https for an http one. Read-only; argv[0] starts with "@" so
  * systemd's killing spree at the switch to the real root and at shutdown spares the process
  * (systemd's "storage daemons for the root file system" rule).
  */
@@ -19,12 +19,12 @@
 typedef struct NbdkitSettings {
         const char *url;
         const char *socket;             /* Unix socket to listen on */
+        const char *plugin;             /* the plugin's path */
         bool xz;                        /* the image is .xz */
-        bool multi_conn;                /* advertise multi-conn (for more than one NBD connection) */
         unsigned retries;               /* per request, before an error reaches the kernel */
         unsigned retry_delay;           /* seconds between tries */
         unsigned timeout;               /* seconds for one HTTP request */
-        const char *cainfo;             /* CA bundle, NULL: curl's default */
+        const char *cainfo;             /* the only CA trusted for https, NULL: libcurl's default store */
 } NbdkitSettings;
 
 /** Defaults: 1000 tries a second apart (a server may be away for a quarter of an hour), 60 s per request. */
@@ -37,6 +37,6 @@ bool nbdkit_url_is_xz(const char *url);
 
 /**
  * Build the argument vector (argv[0] is "@nbdkit"; exec the binary by path).
- * @ret 0, -ENOMEM, -EINVAL (a URL with a character no curl option may hold)
+ * @ret 0, -ENOMEM, -EINVAL (a URL with a character no nbdkit parameter may hold)
  */
 int nbdkit_command(const NbdkitSettings *s, char ***ret);

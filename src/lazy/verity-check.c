@@ -143,7 +143,8 @@ static int tree_root_hash(int fd, const Part *v, const Part *d, char ret[2 * VER
         return 0;
 }
 
-static int check_pin(int fd, const Part *parts, int n, const VerityPin *pin, char *error, size_t error_size) {
+static int check_pin(int fd, const Part *parts, int n, const VerityPin *pin, VerityPartition *ret, char *error,
+                     size_t error_size) {
         const char *type = streq(pin->name, "usrhash") ? USR_VERITY_TYPE : ROOT_VERITY_TYPE;
         const char *kind = streq(pin->name, "usrhash") ? "usr-verity" : "root-verity";
         char data_uuid[37], verity_uuid[37], actual[2 * VERITY_DIGEST_MAX + 1], why[ERROR_BUF_MIN] = "";
@@ -189,10 +190,14 @@ static int check_pin(int fd, const Part *parts, int n, const VerityPin *pin, cha
                                   "%s=%s does not match this image: the tree in its %s partition has root hash %s "
                                   "(tampered, or another build with the same partition UUIDs)",
                                   pin->name, pin->hash, kind, actual);
+        if (ret)
+                *ret = (VerityPartition) { .pin = pin->hash, .data_offset = d->offset, .data_size = d->size,
+                                           .hash_offset = v->offset, .hash_size = v->size };
         return 1;
 }
 
-int verity_check_disk(const char *disk, const VerityPin *pins, size_t n_pins, char *error, size_t error_size) {
+int verity_check_disk(const char *disk, const VerityPin *pins, size_t n_pins, VerityPartition *ret, char *error,
+                      size_t error_size) {
         _cleanup_close_ int fd = -1;
         Part parts[PARTITIONS_MAX];
         int n, r, found = 0;
@@ -205,9 +210,11 @@ int verity_check_disk(const char *disk, const VerityPin *pins, size_t n_pins, ch
                 return error_setf(error, error_size, n, "cannot read the partition table of %s", disk);
 
         for (size_t i = 0; i < n_pins; i++) {
+                if (ret)
+                        ret[i] = (VerityPartition) {};
                 if (!pins[i].hash)
                         continue;
-                r = check_pin(fd, parts, n, pins + i, error, error_size);
+                r = check_pin(fd, parts, n, pins + i, ret ? ret + i : NULL, error, error_size);
                 if (r < 0)
                         return r;
                 found += r;

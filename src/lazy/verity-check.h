@@ -13,16 +13,26 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct VerityPin {
         const char *name;       /* "roothash" or "usrhash" */
         const char *hash;       /* lowercase hex, NULL when not pinned */
 } VerityPin;
 
+/* Where a pinned tree and its data are on the disk (bytes), as the check found them. */
+typedef struct VerityPartition {
+        const char *pin;        /* the pinned hash (the VerityPin's), NULL when this slot is unused */
+        uint64_t data_offset, data_size;
+        uint64_t hash_offset, hash_size;
+} VerityPartition;
+
 /**
  * Check the pins against the disk (a block device or an image file).
+ * @v ret    NULL, or n_pins slots: where the pins' partitions are (pin NULL for a pin the disk does not carry)
  * @v error  on failure, one line naming the hash and what the image holds instead
  * @ret the number of pins this disk carries (at least 1), -ENOENT (none of them: the error says what the
  *      image has), -EBADMSG (a partition or tree that does not match its pin), other negative errno
  */
-int verity_check_disk(const char *disk, const VerityPin *pins, size_t n_pins, char *error, size_t error_size);
+int verity_check_disk(const char *disk, const VerityPin *pins, size_t n_pins, VerityPartition *ret, char *error,
+                      size_t error_size);

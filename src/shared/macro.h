@@ -38,6 +38,13 @@ static inline void *mfree(void *p) {
         return NULL;
 }
 #define _cleanup_close_ _cleanup_(closep)
+
+/* close() that returns -1, for "fd = safe_close(fd);" (a negative fd is left alone) */
+static inline int safe_close(int fd) {
+        if (fd >= 0)
+                (void) close(fd);
+        return -1;
+}
 #define _cleanup_fclose_ _cleanup_(fclosep)
 
 /* Hand an fd over to someone else (TAKE_PTR, for pointers, is in macro-fundamental.h). */

@@ -25,6 +25,9 @@ rest of the path, so every test case is just a URL:
   /f=fw-redirect:PORT/x             urlboot's boot manager (User-Agent "urlboot") gets x chunked, which its own
                                     fetch does not take, so it falls back to the firmware's HTTP boot; every
                                     other client (the firmware) gets a 302 to http://10.0.2.2:PORT/x
+  /f=noclamp/x                      a range reaching past the end is not clamped: the answer claims the range as
+                                    asked (Content-Length, Content-Range) and sends only the bytes there are, so the
+                                    client waits for the rest (a server nginx is not)
   /f=pause:20000000:20/x            once 20000000 body bytes of this URL were sent (all requests together),
                                     every answer stops for 20 s (the server "goes away" and comes back)
 Faults combine with ",": /f=reset:1000,norange/x. Counters are per URL.
@@ -157,6 +160,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     if int(m.group(2)) < start:
                         return self.reply_simple(416, b'', [('Content-Range', f'bytes */{size}')])
                     end = min(size, int(m.group(2)) + 1)
+                    if 'noclamp' in faults and int(m.group(2)) + 1 > size:
+                        return self.reply_unclamped(full, start, int(m.group(2)) + 1, size, etag)
                 code = 206
 
         length = end - start
@@ -262,6 +267,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if until is not None and time.monotonic() < until:
             self.wfile.flush()
             time.sleep(until - time.monotonic())
+
+    def reply_unclamped(self, full, start, end, size, etag):
+        """A 206 that claims bytes start..end-1 although the file ends at size: what is there, then silence."""
+        sys.stderr.write(f'server: noclamp: a range past the end ({start}-{end - 1} of {size}): not clamped\n')
+        sys.stderr.flush()
+        self.send_response(206)
+        self.send_header('Content-Length', str(end - start))
+        self.send_header('Content-Range', f'bytes {start}-{end - 1}/{size}')
+        self.send_header('ETag', etag)
+        self.end_headers()
+        with open(full, 'rb') as f:
+            f.seek(start)
+            self.wfile.write(f.read(size - start))
+        self.wfile.flush()
+        time.sleep(30)
+        self.close_connection = True
 
     def send_chunked(self, full, start, length, extra):
         """The range, then extra bytes that are not part of the file, as chunks."""

@@ -1,11 +1,12 @@
 #!/bin/bash
-# nbdkit with the command line urlboot-lazy gives it (urlboot-lazy serve), read by nbdcopy from the test
-# HTTP server: the image arrives byte for byte through closed range requests, a server that stops
+# nbdkit with the command line urlboot-lazy gives it (urlboot-lazy serve: urlboot's HTTP plugin), read by nbdcopy
+# from the test HTTP server: the image arrives byte for byte through closed range requests, a server that stops
 # answering for 4 s (only slower), a connection reset mid-answer (the retry filter), and as multi-block
 # .xz (the xz filter). Run in a private network namespace (test/netns-run.sh).
-#   serve.sh URLBOOT-LAZY SRCDIR URLBOOTCTL
+#   serve.sh URLBOOT-LAZY SRCDIR URLBOOTCTL PLUGIN
 set -uo pipefail
 lazy=$1 src=$2 ctl=$3
+export URLBOOT_NBDKIT_PLUGIN=$4
 for t in nbdkit nbdcopy; do
 	command -v $t >/dev/null || { echo "1..0 # SKIP $t is not installed (packages nbdkit, libnbd-bin)"; exit 0; }
 done
@@ -91,10 +92,10 @@ copy "$(https good "f=redirect-http:$port/disk.raw")" tls-downgrade --ca="$tmp/p
 check "https redirected to plain http: not followed, nothing copied" \
 	'[ ! -s "$tmp/tls-downgrade.out" ] && grep -qiE "protocol|redirect" "$tmp/tls-downgrade.log"'
 URLBOOT_NBDKIT=/bin/echo "$lazy" serve --ca=/etc/x.pem https://127.0.0.1/a.raw /run/x.sock > "$tmp/argv-https"
-check "the command line over https: protocols=https cainfo=FILE capath= (empty)" \
-	'grep -q -- "protocols=https cainfo=/etc/x.pem capath=$" "$tmp/argv-https"'
+check "the command line over https: protocols=https cainfo=FILE (the plugin then asks no other store)" \
+	'grep -q -- "protocols=https cainfo=/etc/x.pem$" "$tmp/argv-https"'
 URLBOOT_NBDKIT=/bin/echo "$lazy" serve http://127.0.0.1/a.raw /run/x.sock > "$tmp/argv"
-check "the command line: @nbdkit --readonly --filter=retry curl url=... (no --exit-with-parent when serving)" \
-	'grep -q -- "--foreground --readonly --log=stderr --unix=/run/x.sock --filter=retry curl url=http://127.0.0.1/a.raw timeout=60" "$tmp/argv" && ! grep -q exit-with-parent "$tmp/argv"'
+check "the command line: @nbdkit --readonly --filter=retry PLUGIN url=... (no --exit-with-parent when serving)" \
+	'grep -q -- "--foreground --readonly --log=stderr --unix=/run/x.sock --filter=retry $URLBOOT_NBDKIT_PLUGIN url=http://127.0.0.1/a.raw timeout=60" "$tmp/argv" && ! grep -q exit-with-parent "$tmp/argv"'
 echo "1..$n"
 [ $failed -eq 0 ]

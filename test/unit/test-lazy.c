@@ -1,67 +1,86 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Tests for urlboot-lazy's pieces that need no kernel: mirror status lines, nbdkit's command line,
- * the state file, verity superblocks and tree geometry. */
+/* Tests for urlboot-lazy's pieces that need no kernel: the copy's pace, nbdkit's command line, the kept
+ * unit, the state file, verity superblocks, tree geometry, the zero map of a tree veritysetup made and the
+ * root's writes on a tmpfs. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "copy-start.h"
-#include "dm-mirror.h"
+#include "copy-pace.h"
+#include "dm-device.h"
+#include "fileio.h"
+#include "keep-unit.h"
 #include "lazy-state.h"
 #include "lazy-status.h"
 #include "macro.h"
 #include "nbdkit-command.h"
+#include "root-writes.h"
 #include "string-util.h"
 #include "tests.h"
+#include "verity-map.h"
 #include "verity-tree.h"
 
-static void mirror_case(char *line, int lineno, void *userdata) {
-        char *f[2];
-        MirrorStatus s;
-        char got[128];
-        int r;
-
-        ASSERT_EQ(test_split_fields(line, f, 2), 2);
-        r = mirror_status_parse(f[0], &s);
-        if (streq(f[1], "EBADMSG")) {
-                if (r != -EBADMSG)
-                        test_fail(__FILE__, lineno, "line %d: '%s' parsed", lineno, f[0]);
-                return;
-        }
-        ASSERT_OK(r);
-        snprintf(got, sizeof got, "%u %llu/%llu %s %s", s.legs, (unsigned long long) s.in_sync,
-                 (unsigned long long) s.regions, s.health, mirror_status_healthy(&s) ? "yes" : "no");
-        ASSERT_STREQ(got, f[1]);
-}
-
-/* The copy waits for the root, and for nothing past the deadline. */
-TEST(copy_start) {
+/* The copy waits for the root (or the deadline), and yields to the boot's reads without stopping. */
+TEST(copy_pace) {
         const uint64_t s = 1000000, ready = 10 * s;
-        LazyCopyClock c = { .ready_usec = ready, .now_usec = ready + 5 * s };
+        LazyPace p = { .ready_usec = ready, .now_usec = ready + 5 * s };
 
-        ASSERT_FALSE(lazy_copy_due(&c));                        /* the initrd still reads, no root yet */
-        c.root_ready = true;
-        ASSERT_TRUE(lazy_copy_due(&c));
-        c = (LazyCopyClock) { .ready_usec = ready, .now_usec = ready + LAZY_COPY_WAIT_USEC };
-        ASSERT_FALSE(lazy_copy_due(&c));
-        c.now_usec++;
-        ASSERT_TRUE(lazy_copy_due(&c));                         /* the deadline, no root */
-        c = (LazyCopyClock) { .copy_now = true, .ready_usec = ready, .now_usec = ready };
-        ASSERT_TRUE(lazy_copy_due(&c));
+        ASSERT_TRUE(lazy_copy_wait_usec(&p) > 0);               /* the initrd still reads, no root yet */
+        p.root_ready = true;
+        ASSERT_EQ(lazy_copy_wait_usec(&p), 0);
+        p = (LazyPace) { .ready_usec = ready, .now_usec = ready + LAZY_COPY_START_USEC - 1 };
+        ASSERT_TRUE(lazy_copy_wait_usec(&p) > 0);
+        p.now_usec++;
+        ASSERT_EQ(lazy_copy_wait_usec(&p), 0);                  /* the deadline, no root */
+        p = (LazyPace) { .copy_now = true, .ready_usec = ready, .now_usec = ready };
+        ASSERT_EQ(lazy_copy_wait_usec(&p), 0);
+
+        /* the boot read 1 s ago and the copy sent a request 0.2 s ago: the next in 0.8 s */
+        p = (LazyPace) { .root_ready = true, .now_usec = 100 * s, .boot_read_usec = 99 * s, .copy_usec = 100 * s - s / 5 };
+        ASSERT_EQ(lazy_copy_wait_usec(&p), LAZY_COPY_THROTTLE_USEC - s / 5);
+        p.copy_usec = 100 * s - 2 * s;                          /* a second has passed: one more request */
+        ASSERT_EQ(lazy_copy_wait_usec(&p), 0);
+        p.copy_usec = 100 * s - s / 5;
+        p.boot_read_usec = 100 * s - LAZY_BOOT_BUSY_USEC;       /* the boot is quiet: full speed */
+        ASSERT_EQ(lazy_copy_wait_usec(&p), 0);
 }
 
-TEST(mirror_status_cases) {
-        ASSERT_TRUE(test_foreach_line("mirror-status-cases.tsv", mirror_case, NULL) >= 10);
-}
+TEST(linear_table) {
+        _cleanup_free_ char *l = linear_table_params("7:0");
 
-TEST(mirror_tables) {
-        _cleanup_free_ char *m = mirror_table_params("43:0", "7:0", 8192), *l = linear_table_params("7:0");
-
-        ASSERT_STREQ(m, "core 2 8192 sync 2 43:0 0 7:0 0");
         ASSERT_STREQ(l, "7:0 0");
+}
+
+/* What the real root's systemd finds for the running unit after the switch. */
+TEST(keep_unit) {
+        _cleanup_close_ int dir = open(test_tmpdir(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        _cleanup_free_ char *text = NULL;
+        char path[600], cmd[1400];
+        const char *unit = "urlboot-lazy@run-machines-rootdisk.raw.service";
+
+        ASSERT_TRUE(dir >= 0);
+        ASSERT_OK(lazy_keep_unit_at(dir, unit, "http://h/a b%.raw"));
+        snprintf(path, sizeof path, "%s/%s", test_tmpdir(), unit);
+        ASSERT_OK(read_full_file(path, 65536, &text, NULL));
+        ASSERT_TRUE(strstr(text, "\nIgnoreOnIsolate=yes\n") && strstr(text, "\nRefuseManualStop=yes\n") &&
+                    strstr(text, "\nDefaultDependencies=no\n") && strstr(text, "\nRemainAfterExit=yes\n"));
+        ASSERT_FALSE(strstr(text, "OnFailure"));                /* a failed copy must not take the system down */
+        ASSERT_FALSE(strstr(text, "Conflicts=shutdown.target"));
+        /* systemd 252 takes it as it is */
+        snprintf(cmd, sizeof cmd, "cd '%s' && sed 's#^ExecStart=[^ ]*#ExecStart=/bin/true#' '%s' > verify.service && "
+                 "out=$(systemd-analyze verify --man=no ./verify.service 2>&1) && [ -z \"$out\" ] || { echo \"$out\"; exit 1; }",
+                 test_tmpdir(), unit);
+        ASSERT_EQ(system(cmd), 0);
+        ASSERT_EQ(lazy_keep_unit_at(dir, "../x.service", "http://h/"), -EINVAL);
+        ASSERT_FALSE(lazy_keep_unit_name_valid("x.socket"));
+        ASSERT_FALSE(lazy_keep_unit_name_valid(".service"));
+        ASSERT_FALSE(lazy_keep_unit_name_valid("a b.service"));
+        ASSERT_TRUE(lazy_keep_unit_name_valid(unit));
 }
 
 static char *join(char **l) {
@@ -74,14 +93,16 @@ static char *join(char **l) {
 
 TEST(nbdkit_command) {
         NbdkitSettings s = { .url = "http://10.0.2.2:8080/dir/lazy.raw?x=1", .socket = "/run/urlboot/lazy/rootdisk.sock",
-                             .retries = 1000, .retry_delay = 1, .timeout = 60 };
+                             .plugin = "/usr/lib/urlboot/nbdkit-urlboot-http-plugin.so", .retries = 1000,
+                             .retry_delay = 1, .timeout = 60 };
         _cleanup_strv_free_ char **argv = NULL;
         _cleanup_free_ char *line = NULL;
 
         ASSERT_OK(nbdkit_command(&s, &argv));
         line = join(argv);
         ASSERT_STREQ(line, "@nbdkit --foreground --exit-with-parent --readonly --log=stderr "
-                           "--unix=/run/urlboot/lazy/rootdisk.sock --filter=retry curl "
+                           "--unix=/run/urlboot/lazy/rootdisk.sock --filter=retry "
+                           "/usr/lib/urlboot/nbdkit-urlboot-http-plugin.so "
                            "url=http://10.0.2.2:8080/dir/lazy.raw?x=1 timeout=60 retries=1000 retry-delay=1 "
                            "retry-exponential=no protocols=http,https");
         strv_free(argv);
@@ -93,16 +114,9 @@ TEST(nbdkit_command) {
         ASSERT_TRUE(s.xz);
         ASSERT_OK(nbdkit_command(&s, &argv));
         line = join(argv);
-        ASSERT_TRUE(strstr(line, "--filter=retry --filter=xz curl url=https://h/img.raw.xz#frag"));
-        ASSERT_TRUE(endswith(line, " protocols=https cainfo=/run/urlboot/lazy/rootdisk.ca/ca.pem capath="));
-
-        strv_free(argv);
-        free(line);
-        s.multi_conn = true;
-        ASSERT_OK(nbdkit_command(&s, &argv));
-        line = join(argv);
-        ASSERT_TRUE(strstr(line, "--filter=multi-conn --filter=retry --filter=xz curl "));
-        ASSERT_TRUE(endswith(line, " multi-conn-mode=unsafe"));
+        ASSERT_TRUE(strstr(line, "--filter=retry --filter=xz /usr/lib/urlboot/nbdkit-urlboot-http-plugin.so "
+                                 "url=https://h/img.raw.xz#frag"));
+        ASSERT_TRUE(endswith(line, " protocols=https cainfo=/run/urlboot/lazy/rootdisk.ca/ca.pem"));
 
         ASSERT_FALSE(nbdkit_url_is_xz("http://h/img.xz.raw"));
         ASSERT_FALSE(nbdkit_url_is_xz("http://h/"));
@@ -116,8 +130,8 @@ TEST(state_round_trip) {
         LazyState s = {
                 .name = (char *) "rootdisk", .url = (char *) "http://h/lazy.raw", .image = (char *) "/run/machines/rootdisk.raw",
                 .device = (char *) "/dev/loop1", .mapper = (char *) "urlboot-lazy-rootdisk", .nbd = (char *) "/dev/nbd0",
-                .local_loop = (char *) "/dev/loop0", .verity = (char *) "none", .phase = LAZY_SYNCING, .size = 64ULL << 20,
-                .region_size = 4 << 20,
+                .local_loop = (char *) "/dev/loop0", .verity = (char *) "none", .phase = LAZY_COPYING, .size = 64ULL << 20,
+                .zero = 5 << 20, .skipped = 2 << 20, .stored = 0,
                 .copied = 8 << 20, .fetched = 9 << 20, .fetched_at_root = 3 << 20, .started_usec = 12000000,
                 .ready_usec = 13000000, .root_usec = 15000000, .local_usec = 0, .pid = 123, .nbdkit_pid = 124,
         };
@@ -130,8 +144,10 @@ TEST(state_round_trip) {
         ASSERT_STREQ(t.name, s.name);
         ASSERT_STREQ(t.url, s.url);
         ASSERT_STREQ(t.local_loop, s.local_loop);
-        ASSERT_EQ(t.phase, LAZY_SYNCING);
+        ASSERT_EQ(t.phase, LAZY_COPYING);
         ASSERT_EQ(t.size, s.size);
+        ASSERT_EQ(t.zero, s.zero);
+        ASSERT_EQ(t.skipped, s.skipped);
         ASSERT_EQ(t.fetched_at_root, s.fetched_at_root);
         ASSERT_EQ(t.root_usec, s.root_usec);
         ASSERT_EQ(t.nbdkit_pid, 124);
@@ -146,11 +162,14 @@ TEST(state_round_trip) {
 
                 ASSERT_TRUE(f && g);
                 lazy_status_print(f, &s, true);
-                lazy_status_print_json(g, &s, true);
+                lazy_status_print_json(g, &s, true, &(RootWrites) { .used = 3 << 20, .max = 1 << 30 });
+                lazy_status_print_root_writes(f, &(RootWrites) { .used = 3 << 20, .max = 1 << 30 });
                 fclose(f);
                 fclose(g);
                 ASSERT_TRUE(strstr(text, "    Verified: NO (verify=no)"));
                 ASSERT_TRUE(strstr(json, "\"verity\":\"none\""));
+                ASSERT_TRUE(strstr(json, "\"rootWrites\":{\"used\":3145728,\"max\":1073741824}}"));
+                ASSERT_TRUE(strstr(text, "Root writes: 3.0 MiB in memory, at most 1.0 GiB"));
         }
 
         /* A value with a line end is left out rather than written as a second key. */
@@ -158,12 +177,13 @@ TEST(state_round_trip) {
         ASSERT_OK(lazy_state_write(path, &s));
         ASSERT_OK(lazy_state_read(path, &t));
         ASSERT_TRUE(t.url == NULL);
-        ASSERT_EQ(t.phase, LAZY_SYNCING);
+        ASSERT_EQ(t.phase, LAZY_COPYING);
         lazy_state_done(&t);
 
         ASSERT_EQ(lazy_phase_from_string("local"), LAZY_LOCAL);
         ASSERT_EQ(lazy_phase_from_string("remote"), LAZY_REMOTE);
-        ASSERT_EQ(lazy_phase_from_string("copying"), _LAZY_PHASE_INVALID);
+        ASSERT_EQ(lazy_phase_from_string("copying"), LAZY_COPYING);
+        ASSERT_EQ(lazy_phase_from_string("syncing"), _LAZY_PHASE_INVALID);
 }
 
 TEST(state_follows_moved_directory) {
@@ -275,4 +295,86 @@ TEST(verity_geometry) {
         /* the largest count a 64-bit byte size allows still has a finite tree */
         geometry("sha256", 4096, UINT64_MAX / 4096, 8,
                  (1ULL << 45) + (1ULL << 38) + (1ULL << 31) + (1ULL << 24) + (1ULL << 17) + (1ULL << 10) + 8 + 1);
+}
+
+/* A tree veritysetup made over blocks of which some are zero: the map names exactly those, and a tree with one
+ * leaf digest changed (a block of data passed off as zero) is refused. */
+TEST(verity_zero_map) {
+        const char *d = test_tmpdir();
+        _cleanup_free_ char *hash = NULL, *root_hex = NULL;
+        uint8_t root[VERITY_DIGEST_MAX];
+        char cmd[2048], path[600];
+        VeritySuperblock sb;
+        VerityGeometry g;
+        VerityZeroMap m;
+        size_t hash_size, root_size = 0;
+        char error[256];
+
+        if (system("command -v veritysetup >/dev/null") != 0) {
+                test_note("no veritysetup (package cryptsetup-bin): skipped");
+                return;
+        }
+        /* 600 blocks of 4 KiB: block i has data when i % 3 == 0, or i >= 500 (all but the last's first byte) */
+        snprintf(cmd, sizeof cmd,
+                 "cd '%s' && python3 -c 'import sys\n"
+                 "b = bytearray()\n"
+                 "for i in range(600):\n"
+                 "    blk = bytearray(4096)\n"
+                 "    if i %% 3 == 0 or i >= 500: blk[7] = (i %% 255) + 1\n"
+                 "    b += blk\n"
+                 "open(\"data\", \"wb\").write(b)' && "
+                 "veritysetup format --hash=sha256 data hash | sed -n 's/^Root hash:[[:space:]]*//p' > root",
+                 d);
+        ASSERT_EQ(system(cmd), 0);
+        snprintf(path, sizeof path, "%s/root", d);
+        ASSERT_OK(read_full_file(path, 1024, &root_hex, NULL));
+        for (size_t i = 0; root_hex[2 * i] && root_hex[2 * i] != '\n'; i++) {
+                unsigned v;
+
+                ASSERT_TRUE(sscanf(root_hex + 2 * i, "%2x", &v) == 1);
+                root[root_size++] = (uint8_t) v;
+        }
+        snprintf(path, sizeof path, "%s/hash", d);
+        ASSERT_OK(read_full_file(path, 64 << 20, &hash, &hash_size));
+        ASSERT_OK(verity_superblock_parse((uint8_t *) hash, hash_size, &sb, error, sizeof error));
+        ASSERT_OK(verity_geometry(&sb, &g));
+        ASSERT_EQ(sb.data_blocks, 600);
+        ASSERT_OK(verity_zero_map_make(&sb, &g, (uint8_t *) hash, hash_size, root, root_size, &m, error, sizeof error));
+        for (uint64_t i = 0; i < 600; i++)
+                if (verity_zero_map_is_zero(&m, i) != (i % 3 != 0 && i < 500))
+                        test_fail(__FILE__, __LINE__, "block %llu: zero %d", (unsigned long long) i,
+                                  verity_zero_map_is_zero(&m, i));
+        ASSERT_EQ(m.zero_blocks, 333);  /* of 0..499, those with i % 3 != 0 */
+        verity_zero_map_done(&m);
+
+        /* the wrong root; then a leaf digest of a data block replaced by a zero block's: refused */
+        root[0] ^= 1;
+        ASSERT_EQ(verity_zero_map_make(&sb, &g, (uint8_t *) hash, hash_size, root, root_size, &m, error, sizeof error),
+                  -EBADMSG);
+        root[0] ^= 1;
+        hash[g.hash_size - 4096 + 0] ^= 1;      /* a byte of the last leaf block */
+        ASSERT_EQ(verity_zero_map_make(&sb, &g, (uint8_t *) hash, hash_size, root, root_size, &m, error, sizeof error),
+                  -EBADMSG);
+        test_note("%s", error);
+}
+
+/* The root's writes are read from the overlay's own tmpfs, not from /run's under an empty directory. */
+TEST(root_writes) {
+        char dir[600], file[700], cmd[800];
+        RootWrites w;
+
+        snprintf(dir, sizeof dir, "%s/overlay-sysroot", test_tmpdir());
+        ASSERT_EQ(mkdir(dir, 0700), 0);
+        ASSERT_EQ(root_writes_get(dir, &w), -ENOENT);
+        if (mount("tmpfs", dir, "tmpfs", 0, "size=4m") < 0) {
+                test_note("cannot mount a tmpfs (%s): the mounted case skipped", strerror(errno));
+                return;
+        }
+        snprintf(file, sizeof file, "%s/upper", dir);
+        snprintf(cmd, sizeof cmd, "head -c 1048576 /dev/urandom > '%s'", file);
+        ASSERT_EQ(system(cmd), 0);
+        ASSERT_OK(root_writes_get(dir, &w));
+        ASSERT_EQ(w.max, 4ULL << 20);
+        ASSERT_TRUE(w.used >= 1ULL << 20 && w.used < 2ULL << 20);
+        ASSERT_EQ(umount(dir), 0);
 }
