@@ -18,6 +18,7 @@
 #include "generator.h"
 #include "initrd.h"
 #include "lazy-unit.h"
+#include "volatile-root.h"
 #include "log.h"
 #include "pull-config.h"
 #include "pull-expression.h"
@@ -39,6 +40,7 @@ typedef struct Context {
         char pins_error[ERROR_BUF_MIN]; /* why they could not be read, if so */
         int n_refused;
         int n_units;
+        int n_blockdev;         /* of them attached as disks */
 } Context;
 
 /* urlboot-pull's command line: the option names come from its own table (pull-option.h). */
@@ -181,6 +183,8 @@ static int add_transfer(Context *c, const PullExpression *e, const char *express
                 return log_error_errno(r, "Failed to link %s into urlboot-imports.target: %m", unit);
 
         c->n_units++;
+        if (e->blockdev)
+                c->n_blockdev++;
         log_debug("Pull expression '%s' → %s (%s).", expression, unit, e->url);
         return 0;
 }
@@ -199,7 +203,9 @@ static int process_expression(Context *c, const char *expression) {
         if (e->bootorigin && !c->stub_url) {
                 /* The same initrd boots from local disks too: there is simply no origin to pull from. */
                 if (c->stub_url_error == -ENOENT) {
-                        log_debug("No StubDeviceURL EFI variable, skipping bootorigin expression '%s'.", expression);
+                        /* notice: otherwise the only sign is a device timeout minutes later */
+                        log_notice("Not booted from a URL (no StubDeviceURL EFI variable): skipping bootorigin "
+                                   "expression '%s'.", expression);
                         return 0;
                 }
                 return log_error_errno(c->stub_url_error,
@@ -258,6 +264,9 @@ int main(int argc, char *argv[]) {
         STRV_FOREACH(x, config.expressions)
                 if (process_expression(&c, *x) < 0)
                         c.n_refused++;
+        /* a pulled disk whose verified root roothash= pins: give it a writable layer (volatile-root.h) */
+        if (c.initrd && c.n_blockdev > 0 && c.pins.roothash && volatile_root_add(dirs.normal, GENERATOR_NAME) < 0)
+                c.n_refused++;
 
         free(c.stub_url);
         verity_pins_done(&c.pins);

@@ -71,7 +71,8 @@ static void write_exec_start(FILE *f, const PullExpression *e, const VerityPins 
 
         if (!url || !path)
                 return;
-        fprintf(f, "ExecStart=%s attach", URLBOOT_LAZY_PATH);
+        /* %n: the unit urlboot-lazy keeps for the real root's systemd (keep-unit.h) */
+        fprintf(f, "ExecStart=%s attach --unit=%%n", URLBOOT_LAZY_PATH);
         if (pins->roothash)
                 fprintf(f, " --roothash=%s", pins->roothash);
         if (pins->usrhash)

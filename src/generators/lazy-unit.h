@@ -4,8 +4,8 @@
  * The unit of a "lazy" pull expression: urlboot-lazy@<escaped image path>.service.
  *
  * It runs "urlboot-lazy attach", which serves the remote image as a block device at once (nbdkit,
- * nbd, a dm-mirror onto a local copy) and keeps running, also across the switch to the real root,
- * until the copy is complete. Its blocks are verified by dm-verity, with the root hashes pinned on
+ * nbd, device-mapper) and keeps running, also across the switch to the real root (whose systemd finds
+ * the unit urlboot-lazy keeps for it), until its background copy is complete. Its blocks are verified by dm-verity, with the root hashes pinned on
  * the kernel command line (roothash=, usrhash=).
  */
 #pragma once

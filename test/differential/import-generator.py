@@ -214,7 +214,7 @@ def model(out_dir):
         items = units.unit_settings(tree, name)
         exec_start = units.last(items, 'Service', 'ExecStart')
         try:
-            words, _ = units.exec_words(exec_start or '')
+            words, _ = units.exec_words(exec_start or '', name)
             if name.startswith('urlboot-lazy@'):
                 # urlboot's "lazy" extension: attached while it downloads; only the URL is compared.
                 jobs[normal_unit(name)[len('import@'):-len('.service')]] = \

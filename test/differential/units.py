@@ -111,10 +111,11 @@ def _cunescape_one(s, i):
     raise ExecError(f'invalid escape \\{c}')
 
 
-def exec_words(value):
-    """ExecStart= as systemd splits it: quotes, C escapes, %% and (unless the ':' prefix) $$ and
-    ${VAR}/$VAR (no variables are set here, so they expand to nothing). Returns (words, no_env)."""
-    value = _specifiers(value)      # systemd expands specifiers in the raw value, then splits
+def exec_words(value, unit=None):
+    """ExecStart= as systemd splits it: quotes, C escapes, %%, %n (the unit's name, when given) and
+    (unless the ':' prefix) $$ and ${VAR}/$VAR (no variables are set here, so they expand to nothing).
+    Returns (words, no_env)."""
+    value = _specifiers(value, unit)    # systemd expands specifiers in the raw value, then splits
     prefix_end = 0
     while prefix_end < len(value) and value[prefix_end] in '-@:+!|':
         prefix_end += 1
@@ -164,10 +165,12 @@ def exec_words(value):
     return out, no_env
 
 
-def _specifiers(w):
+def _specifiers(w, unit=None):
     def sub(m):
         if m.group(1) == '%':
             return '%'
+        if m.group(1) == 'n' and unit:
+            return unit
         raise ExecError(f'specifier %{m.group(1)} would be expanded')
     return re.sub(r'%(.)', sub, w)
 
