@@ -10,8 +10,7 @@
 # Files are taken from the installed system, or from a staging tree in $URLBOOT_DRACUT_STAGE
 # (what "meson install --destdir" wrote), so a build can be tested without installing it.
 #
-# Lazy boots ("lazy" pull expressions, urlboot-lazy) need nbdkit with urlboot's HTTP plugin and its
-# retry and xz filters, nbd-client, device-mapper (dmsetup's udev rules) and systemd-veritysetup, and the nbd
+# Lazy boots ("lazy" pull expressions, urlboot-lazy) need nbdkit with urlboot's HTTP plugin, nbd-client, device-mapper (dmsetup's udev rules) and systemd-veritysetup, and the nbd
 # and dm-verity modules. They are in the initrd whenever the build machine has them; in dracut.conf,
 # urlboot_lazy=no leaves them out (a smaller initrd that cannot boot lazily), urlboot_lazy=yes makes
 # their absence an error.
@@ -59,8 +58,10 @@ _urlboot_small_block="ext4 xfs btrfs erofs squashfs vfat virtio_scsi nvme ahci s
 
 # Always in: the demo's and virtual machines' needs, and the hardware watchdog the boot manager arms for
 # a rollout's version on trial (i6300esb; systemd.watchdog_sec= feeds it from the initrd on, so its
-# driver must be there: src/fundamental/trial-watchdog.h); for lazy boots, nbd and the dm targets.
-_urlboot_base_modules="loop ext4 vfat efivarfs virtio_net virtio_pci virtio_blk af_packet e1000 e1000e i6300esb"
+# driver must be there: src/fundamental/trial-watchdog.h), and overlay for a verified root's writes
+# (systemd.volatile=overlay, the import generator's default with roothash=); for lazy boots, nbd and the
+# dm targets.
+_urlboot_base_modules="loop ext4 vfat efivarfs virtio_net virtio_pci virtio_blk af_packet e1000 e1000e i6300esb overlay"
 _urlboot_lazy_modules="nbd dm-mod dm-verity dm-bufio"
 
 installkernel() {
@@ -173,19 +174,15 @@ _urlboot_inst_dlopened() {
     done
 }
 
-# nbdkit, urlboot's plugin and the filters urlboot-lazy uses (loaded with dlopen()), and nbd-client.
+# nbdkit, urlboot's plugin (loaded with dlopen(); it needs no nbdkit filter) and nbd-client.
 _urlboot_inst_lazy() {
-    local filterdir so plugin=/usr/lib/urlboot/nbdkit-urlboot-http-plugin.so
-    filterdir=$(nbdkit --dump-config | sed -n 's/^filterdir=//p')
+    local dep plugin=/usr/lib/urlboot/nbdkit-urlboot-http-plugin.so
     _urlboot_inst /usr/bin/urlboot-lazy
     inst_binary nbdkit
     inst_binary nbd-client
     inst_library "$(_urlboot_src "$plugin")" "$plugin"
-    for so in "$(_urlboot_src "$plugin")" "$filterdir"/nbdkit-{retry,xz}-filter.so; do
-        [[ $so == "$filterdir"/* ]] && inst_library "$so"
-        for dep in $(ldd "$dracutsysrootdir$so" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }'); do
-            inst_library "$dep"
-        done
+    for dep in $(ldd "$dracutsysrootdir$(_urlboot_src "$plugin")" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }'); do
+        inst_library "$dep"
     done
     # Partitions of the nbd device would be a second, network-backed copy of the image's partitions
     # (and of their by-partuuid links): only the loop device on top has them.

@@ -54,6 +54,8 @@ typedef struct Lazy {
         uint64_t sectors;
         pid_t nbdkit;
         int nbd_fd;                     /* held for the disconnect, whatever our root is then */
+        char *copy_nbd;                 /* the copy's own nbd device on the same socket */
+        int copy_nbd_fd;
         int proc_fd;                    /* /proc, held across the switch: the way to PID 1's new root */
         int mountinfo_fd;
         int local_fd;                   /* the local copy, written by the copy */
@@ -121,7 +123,7 @@ static int lazy_init(Lazy *l, const LazyOptions *o) {
         char *dot;
         int r;
 
-        *l = (Lazy) { .o = o, .nbd_fd = -1, .proc_fd = -1, .mountinfo_fd = -1, .state_dir_fd = -1, .nbdkit = -1,
+        *l = (Lazy) { .o = o, .nbd_fd = -1, .copy_nbd_fd = -1, .proc_fd = -1, .mountinfo_fd = -1, .state_dir_fd = -1, .nbdkit = -1,
                      .local_fd = -1, .ca.dir_fd = -EBADF };
         r = path_extract_filename(o->image, &file);
         if (r < 0)
@@ -254,8 +256,8 @@ static int write_sysfs(const char *path, const char *value) {
 }
 
 /* Bigger requests through nbd, each one HTTP request. A kernel without the knob works too, only slower. */
-static void tune_requests(Lazy *l) {
-        const char *name = l->st.nbd + STRLEN("/dev/");
+static void tune_requests(Lazy *l, const char *device) {
+        const char *name = device + STRLEN("/dev/");
         char path[128], kb[32];
 
         snprintf(path, sizeof path, "/sys/block/%s/queue/max_sectors_kb", name);
@@ -264,27 +266,44 @@ static void tune_requests(Lazy *l) {
                 log_debug("Cannot raise %s to %s KiB.", path, kb);
 }
 
-static int connect_nbd(Lazy *l) {
-        char connections[16];
+/* A free nbd device on nbdkit's socket (connections: the kernel's, for this device). @ret the open device */
+static int attach_nbd(Lazy *l, unsigned connections, char **ret_device) {
+        _cleanup_free_ char *device = NULL;
+        char count[16];
         /* Without -t the kernel never fails a request that waits on a server that went away; with
          * several connections it needs one (it then requeues), so make it a day. */
         char *argv[] = { (char *) "nbd-client", (char *) "-unix", l->socket, NULL, (char *) "-b", (char *) "4096",
-                         (char *) "-N", (char *) "", (char *) "-C", connections, (char *) "-t", (char *) "86400", NULL };
+                         (char *) "-N", (char *) "", (char *) "-C", count, (char *) "-t", (char *) "86400", NULL };
         int r, fd;
 
-        r = nbd_find_free(&l->st.nbd);
+        r = nbd_find_free(&device);
         if (r < 0)
                 return log_error_errno(r, "No free nbd device (is the nbd module loaded?): %m");
-        argv[3] = l->st.nbd;
-        snprintf(connections, sizeof connections, "%u", l->o->connections);
-        if (l->o->connections <= 1)
+        argv[3] = device;
+        snprintf(count, sizeof count, "%u", connections);
+        if (connections <= 1)
                 argv[8] = NULL;
         r = run_wait(l->o->nbd_client, argv);
         if (r != 0) {
                 log_error("nbd-client could not connect %s to nbdkit (exit status %d; its messages are above).",
-                          l->st.nbd, r);
+                          device, r);
                 return -EIO;
         }
+        fd = open(device, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return log_error_errno(errno, "Cannot open %s: %m", device);
+        tune_requests(l, device);
+        *ret_device = TAKE_PTR(device);
+        return fd;
+}
+
+static int connect_nbd(Lazy *l) {
+        int r, fd;
+
+        fd = attach_nbd(l, l->o->connections, &l->st.nbd);
+        if (fd < 0)
+                return fd;
+        l->nbd_fd = fd;
         r = block_device_size(l->st.nbd, &l->st.size);
         if (r < 0)
                 return log_error_errno(r, "Cannot read the size of %s: %m", l->st.nbd);
@@ -297,12 +316,26 @@ static int connect_nbd(Lazy *l) {
         r = devt_string(l->st.nbd, l->nbd_devt);
         if (r < 0)
                 return log_error_errno(r, "Cannot find %s: %m", l->st.nbd);
-        fd = open(l->st.nbd, O_RDONLY | O_CLOEXEC);
+        /* The copy's own: its requests never queue in front of the boot's (nor the boot's in front of its). */
+        fd = attach_nbd(l, 1, &l->copy_nbd);
         if (fd < 0)
-                return log_error_errno(errno, "Cannot open %s: %m", l->st.nbd);
-        l->nbd_fd = fd;
-        tune_requests(l);
+                return fd;
+        l->copy_nbd_fd = fd;
         return 0;
+}
+
+/* Disconnect an nbd device we attached and wait until the kernel lets it go. */
+static void detach_nbd(Lazy *l, const char *device, int *fd) {
+        int r;
+
+        if (*fd < 0)
+                return;
+        r = nbd_disconnect(*fd);
+        if (r < 0)
+                log_warning_errno(r, "%s: cannot disconnect %s: %m", l->st.name, device);
+        *fd = safe_close(*fd);
+        if (r >= 0 && nbd_wait_free(device, 10000) < 0)
+                log_warning("%s: %s is still configured 10 s after the disconnect.", l->st.name, device);
 }
 
 /* Whether the local copy's file system has room for the bytes it still has to hold. */
@@ -432,6 +465,9 @@ static void teardown(Lazy *l) {
                 (void) dm_device_remove(l->st.mapper);
         if (l->nbd_fd >= 0)
                 (void) nbd_disconnect(l->nbd_fd);
+        if (l->copy_nbd_fd >= 0)
+                (void) nbd_disconnect(l->copy_nbd_fd);
+        l->copy_nbd_fd = safe_close(l->copy_nbd_fd);
         if (l->nbdkit > 0) {
                 (void) kill(l->nbdkit, SIGTERM);
                 (void) waitpid(l->nbdkit, NULL, 0);
@@ -554,7 +590,7 @@ static int copy_begin(Lazy *l) {
         uint64_t zero = 0;
         int r;
 
-        r = lazy_copy_open(&l->copy, l->socket, l->local_fd, l->st.size, l->o->request_size, error, sizeof error);
+        r = lazy_copy_open(&l->copy, l->copy_nbd_fd, l->local_fd, l->st.size, l->o->request_size, error, sizeof error);
         for (unsigned i = 0; r >= 0 && i < LAZY_COPY_VERITY_MAX; i++)
                 if (l->verity[i].pin)
                         r = lazy_copy_map_verity(&l->copy, &l->verity[i], error, sizeof error);
@@ -578,8 +614,9 @@ static int copy_begin(Lazy *l) {
         return 0;
 }
 
-/* The copy stopped (the server away for longer than nbdkit retries, no room): the disk stays on the network,
- * so the root keeps working, and the copy tries again from where it stopped. Exiting would stop nbdkit. */
+/* The copy stopped (the server away for longer than nbdkit retries, a block that does not decode, no room):
+ * the disk stays on the network, so the root keeps working, and the copy tries again from where it
+ * stopped. Exiting would stop nbdkit. */
 static void copy_failed(Lazy *l, int r, const char *error) {
         if (l->copy_failures++ % 10 == 0)
                 log_error_errno(r, "%s: the copy stopped at %llu of %llu bytes: %s; the disk is still served from the "
@@ -587,9 +624,6 @@ static void copy_failed(Lazy *l, int r, const char *error) {
                                 (unsigned long long) lazy_copy_done_bytes(&l->copy), (unsigned long long) l->st.size,
                                 error, COPY_RETRY_USEC / 1000000);
         wait_retry(l);
-        r = lazy_copy_reconnect(&l->copy, l->socket);
-        if (r < 0)
-                log_debug_errno(r, "%s: cannot reconnect the copy yet.", l->st.name);
 }
 
 static int copy_all(Lazy *l) {
@@ -665,13 +699,8 @@ static int switch_to_local(Lazy *l) {
                                        l->st.name);
         note_boot_reads(l);
         l->st.fetched = l->boot_read_bytes + l->copy.fetched;
-        r = nbd_disconnect(l->nbd_fd);
-        if (r < 0)
-                log_warning_errno(r, "%s: cannot disconnect %s: %m", l->st.name, l->st.nbd);
-        (void) close(l->nbd_fd);
-        l->nbd_fd = -1;
-        if (r >= 0 && nbd_wait_free(l->st.nbd, 10000) < 0)
-                log_warning("%s: %s is still configured 10 s after the disconnect.", l->st.name, l->st.nbd);
+        detach_nbd(l, l->st.nbd, &l->nbd_fd);
+        detach_nbd(l, l->copy_nbd, &l->copy_nbd_fd);
         if (l->nbdkit > 0) {
                 (void) kill(l->nbdkit, SIGTERM);
                 (void) waitpid(l->nbdkit, NULL, 0);
@@ -725,6 +754,7 @@ int lazy_attach(const LazyOptions *o) {
                 l.st.phase = LAZY_FAILED;
                 save_state(&l);
                 lazy_state_done(&l.st);
+                free(l.copy_nbd);
                 return r;
         }
 
@@ -747,5 +777,6 @@ int lazy_attach(const LazyOptions *o) {
         }
         lazy_copy_close(&l.copy);
         lazy_state_done(&l.st);
+        free(l.copy_nbd);
         return r;
 }

@@ -4,7 +4,7 @@
  * The background copy over an NBD connection of its own.
  */
 #include <errno.h>
-#include <libnbd.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,55 +17,46 @@
 
 #define PAGE 4096U
 
-int lazy_copy_open(LazyCopy *c, const char *socket, int fd, uint64_t size, uint64_t chunk, char *error,
-                   size_t error_size) {
-        *c = (LazyCopy) { .fd = fd, .size = size, .chunk = chunk };
+int lazy_copy_open(LazyCopy *c, int source, int fd, uint64_t size, uint64_t chunk, char *error, size_t error_size) {
+        off_t end;
+
+        *c = (LazyCopy) { .source = source, .fd = fd, .size = size, .chunk = chunk };
         c->buf = malloc(chunk);
-        c->nbd = nbd_create();
-        if (!c->buf || !c->nbd)
+        if (!c->buf)
                 return -ENOMEM;
-        if (nbd_connect_unix(c->nbd, socket) < 0)
-                return error_setf(error, error_size, -EIO, "cannot open an NBD connection for the copy: %s",
-                                  nbd_get_error());
-        if (nbd_get_size(c->nbd) != (int64_t) size)
-                return error_setf(error, error_size, -EIO, "the copy's NBD connection sees %lld bytes, the disk has %llu",
-                                  (long long) nbd_get_size(c->nbd), (unsigned long long) size);
+        end = lseek(source, 0, SEEK_END);
+        if (end < 0)
+                return error_setf(error, error_size, -errno, "cannot see the size of the copy's source: %s",
+                                  strerror(errno));
+        if ((uint64_t) end != size)
+                return error_setf(error, error_size, -EIO, "the copy's source has %llu bytes, the disk %llu",
+                                  (unsigned long long) end, (unsigned long long) size);
         return 0;
 }
 
-int lazy_copy_reconnect(LazyCopy *c, const char *socket) {
-        if (c->nbd) {
-                nbd_close(c->nbd);
-                c->nbd = NULL;
-        }
-        c->nbd = nbd_create();
-        if (!c->nbd)
-                return -ENOMEM;
-        return nbd_connect_unix(c->nbd, socket) < 0 ? -EIO : 0;
-}
-
 void lazy_copy_close(LazyCopy *c) {
-        if (c->nbd) {
-                (void) nbd_shutdown(c->nbd, 0);
-                nbd_close(c->nbd);
-                c->nbd = NULL;
-        }
         for (unsigned i = 0; i < c->n_verity; i++)
                 verity_zero_map_done(&c->verity[i].map);
         c->n_verity = 0;
         c->buf = mfree(c->buf);
 }
 
-/* count bytes at offset through the copy's connection, in requests of at most chunk bytes. */
+/* count bytes at offset through the copy's connection, in requests of at most chunk bytes; what was read
+ * leaves the page cache (the local file holds it now, and the boot reads another device). */
 static int read_exact(LazyCopy *c, void *buf, uint64_t count, uint64_t offset, char *error, size_t error_size) {
         for (uint64_t done = 0; done < count;) {
                 size_t n = (size_t) MIN(count - done, c->chunk);
+                ssize_t k = pread(c->source, (uint8_t *) buf + done, n, (off_t) (offset + done));
 
-                if (nbd_pread(c->nbd, (uint8_t *) buf + done, n, offset + done, 0) < 0)
-                        return error_setf(error, error_size, -EIO, "reading %zu bytes at %llu: %s", n,
-                                          (unsigned long long) (offset + done), nbd_get_error());
-                done += n;
-                c->fetched += n;
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k <= 0)
+                        return error_setf(error, error_size, k < 0 ? -errno : -EIO, "reading %zu bytes at %llu: %s", n,
+                                          (unsigned long long) (offset + done),
+                                          k < 0 ? strerror(errno) : "the disk ends early");
+                (void) posix_fadvise(c->source, (off_t) (offset + done), k, POSIX_FADV_DONTNEED);
+                done += (uint64_t) k;
+                c->fetched += (uint64_t) k;
         }
         return 0;
 }

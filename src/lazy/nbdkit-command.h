@@ -3,9 +3,9 @@
  * @file
  * The nbdkit command line that serves an HTTP(S) image as an NBD export on a Unix socket.
  *
- urlboot's HTTP plugin (nbdkit-http-plugin.c: exact range requests, each answer checked, requests in
- * parallel) under the retry filter (a failed request is retried after a pause, so a server that goes away
- * for a while only makes reads wait) and, for .xz images, the xz filter (seekable at block boundaries).
+ * urlboot's HTTP plugin alone (nbdkit-http-plugin.c: exact range requests, each answer checked, requests
+ * in parallel, failed requests tried again after a pause so that a server that goes away for a while only
+ * makes reads wait, and a multi-block .xz read in place with xz=yes), no filters.
  * The plugin advertises multi-conn (nothing is ever written): the boot's connection and the background
  * copy's are served side by side. Requests and redirects stay with the URL's protocol: https only for an
  * https URL, http or https for an http one. Read-only; argv[0] starts with "@" so

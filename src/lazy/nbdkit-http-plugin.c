@@ -12,8 +12,13 @@
  * in parallel, each on a libcurl handle of a pool (keep-alive), so the boot's reads on one NBD connection
  * never wait behind the background copy's on another.
  *
- *   nbdkit [--filter=retry] [--filter=xz] /usr/lib/urlboot/nbdkit-urlboot-http-plugin.so url=URL
- *          [cainfo=PEM] [protocols=http,https|https] [timeout=SECONDS]
+ * A failed request is tried again (retries=, retry-delay=): a server away for a while only delays reads.
+ * This is what nbdkit's retry filter did, but here it covers the network alone: with xz=yes the plugin
+ * serves a multi-block .xz decompressed, a block at a time (xz-image.h), and a block that does not decode
+ * fails its read at once rather than after every retry (and does not abort nbdkit, as its xz filter does).
+ *
+ *   nbdkit /usr/lib/urlboot/nbdkit-urlboot-http-plugin.so url=URL [xz=yes] [cainfo=PEM]
+ *          [protocols=http,https|https] [timeout=SECONDS] [retries=N] [retry-delay=SECONDS]
  */
 #define NBDKIT_API_VERSION 2
 #include <nbdkit-plugin.h>
@@ -26,20 +31,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "error-buf.h"
 #include "http-headers.h"
+#include "xz-image.h"
 
 #define THREAD_MODEL NBDKIT_THREAD_MODEL_PARALLEL
 #define POOL_MAX 16
 #define REDIRECTS_MAX 5
+#define CACHE_SLOTS 64
+#define CACHE_BYTES (32ULL << 20)       /* decoded xz blocks kept, at most (the last one always) */
+#define RETRY_LOG_EVERY 60              /* of a request's failed tries, the first and every 60th are logged */
 
 static char *url, *cainfo, *protocols;
 static long timeout = 60;
+static uint32_t retries, retry_delay = 1;
+static int xz;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static CURL *pool[POOL_MAX];
 static size_t pool_n;
-static int64_t size = -1;       /* the image's size, once known */
+static int64_t file_size = -1;  /* the file's size, once known */
+static XzImage image;           /* with xz=yes, once the file's size is known */
+
+/* Decoded xz blocks, the least recently used one evicted first. */
+typedef struct Cached {
+        uint64_t offset, size, used;
+        uint8_t *data;
+} Cached;
+static Cached cache[CACHE_SLOTS];
+static uint64_t cache_clock, cache_bytes;
 
 /* What one request answered. */
 typedef struct Answer {
@@ -52,6 +74,9 @@ typedef struct Answer {
 } Answer;
 
 static void http_plugin_unload(void) {
+        for (size_t i = 0; i < CACHE_SLOTS; i++)
+                free(cache[i].data);
+        xz_image_done(&image);
         for (size_t i = 0; i < pool_n; i++)
                 curl_easy_cleanup(pool[i]);
         pool_n = 0;
@@ -73,6 +98,14 @@ static int http_plugin_config(const char *key, const char *value) {
                         return -1;
                 timeout = t;
                 return 0;
+        }
+        if (strcmp(key, "retries") == 0)
+                return nbdkit_parse_uint32_t("retries", value, &retries);
+        if (strcmp(key, "retry-delay") == 0)
+                return nbdkit_parse_uint32_t("retry-delay", value, &retry_delay);
+        if (strcmp(key, "xz") == 0) {
+                xz = nbdkit_parse_bool(value);
+                return xz < 0 ? -1 : 0;
         }
         if (!slot) {
                 nbdkit_error("unknown parameter '%s'", key);
@@ -166,16 +199,16 @@ static void handle_put(CURL *c) {
                 curl_easy_cleanup(c);
 }
 
-/* GET bytes [offset, offset + count) into buf (NULL: count bytes, thrown away), checked. */
-static int get_range(void *buf, uint32_t count, uint64_t offset, Answer *ret) {
+/* GET bytes [offset, offset + count) into buf (NULL: count bytes, thrown away), checked: 206 with a
+ * Content-Range. @ret 0, or -1 with the reason in error */
+static int get_range(void *buf, uint32_t count, uint64_t offset, Answer *ret, char *error, size_t error_size) {
         char range[64];
         long code = 0;
         CURLcode r;
         CURL *c = handle_get();
 
         if (!c) {
-                nbdkit_error("cannot make a libcurl handle");
-                errno = ENOMEM;
+                error_setf(error, error_size, -ENOMEM, "cannot make a libcurl handle");
                 return -1;
         }
         *ret = (Answer) { .buf = buf, .want = count };
@@ -188,46 +221,152 @@ static int get_range(void *buf, uint32_t count, uint64_t offset, Answer *ret) {
         curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
         handle_put(c);
         if (r != CURLE_OK && !ret->overflow) {
-                nbdkit_error("%s: bytes %s: %s", url, range, curl_easy_strerror(r));
-                errno = EIO;
+                error_setf(error, error_size, -EIO, "%s: bytes %s: %s", url, range, curl_easy_strerror(r));
                 return -1;
         }
         if (code != 206 || !ret->have_range) {
-                nbdkit_error("%s: bytes %s: the server answered %ld%s, not the range asked for (206 with "
-                             "Content-Range)", url, range, code, code == 200 ? " (the whole file: no range requests)" : "");
-                errno = EIO;
+                error_setf(error, error_size, -EIO, "%s: bytes %s: the server answered %ld%s, not the range asked for "
+                           "(206 with Content-Range)", url, range, code,
+                           code == 200 ? " (the whole file: no range requests)" : "");
                 return -1;
         }
         return 0;
 }
 
-/* The image's size: the total of a 206 for its first byte (which also shows that ranges work). */
-static int probe_size(void) {
+/* Exactly the file's bytes [offset, offset + count), once. @ret 0, -1 with the reason in error */
+static int fetch_once(void *buf, uint32_t count, uint64_t offset, int64_t total, char *error, size_t error_size) {
         Answer a;
 
-        if (get_range(NULL, 1, 0, &a) < 0)
+        if (get_range(buf, count, offset, &a, error, error_size) < 0)
                 return -1;
-        if (a.first != 0 || a.last != 0 || a.total < 1 || a.got != 1) {
-                nbdkit_error("%s: the first byte's answer claims bytes %" PRIu64 "-%" PRIu64 " of %" PRIi64
-                             " with %zu bytes: not a usable range answer", url, a.first, a.last, a.total, a.got);
+        if (total >= 0 && (a.overflow || a.got != count || a.first != offset || a.last != offset + count - 1 ||
+                           a.total != total)) {
+                error_setf(error, error_size, -EIO, "%s: asked for bytes %" PRIu64 "-%" PRIu64 " of %" PRIi64
+                           ", the server answered bytes %" PRIu64 "-%" PRIu64 " of %" PRIi64 " with %s%zu bytes", url,
+                           offset, offset + count - 1, total, a.first, a.last, a.total, a.overflow ? "more than " : "",
+                           a.got);
+                return -1;
+        }
+        return 0;
+}
+
+/* fetch_once() until it works or the retries are spent (the server may be away for a while); total is the
+ * file's size every answer must name. */
+static int fetch_from(void *buf, uint32_t count, uint64_t offset, int64_t total) {
+        for (uint32_t attempt = 0;; attempt++) {
+                char error[ERROR_BUF_MIN * 2];
+
+                if (fetch_once(buf, count, offset, total, error, sizeof error) == 0) {
+                        if (attempt > 0)
+                                nbdkit_debug("bytes %" PRIu64 "-%" PRIu64 " arrived at try %" PRIu32, offset,
+                                             offset + count - 1, attempt + 1);
+                        return 0;
+                }
+                if (attempt >= retries) {
+                        nbdkit_error("%s%s", error, retries > 0 ? " (no more tries)" : "");
+                        errno = EIO;
+                        return -1;
+                }
+                if (attempt % RETRY_LOG_EVERY == 0)
+                        nbdkit_error("%s; trying again every %" PRIu32 " s (%" PRIu32 " tries left)", error,
+                                     retry_delay, retries - attempt);
+                nanosleep(&(struct timespec) { .tv_sec = retry_delay }, NULL);
+        }
+}
+
+static int fetch(void *buf, uint32_t count, uint64_t offset) {
+        int64_t total;
+
+        pthread_mutex_lock(&lock);
+        total = file_size;
+        pthread_mutex_unlock(&lock);
+        return fetch_from(buf, count, offset, total);
+}
+
+/* The file's size: the total of a 206 for its first byte (which also shows that ranges work). */
+static int probe_file_size(int64_t *ret) {
+        for (uint32_t attempt = 0;; attempt++) {
+                char error[ERROR_BUF_MIN * 2];
+                Answer a;
+
+                if (get_range(NULL, 1, 0, &a, error, sizeof error) == 0) {
+                        if (a.first != 0 || a.last != 0 || a.total < 1 || a.got != 1) {
+                                nbdkit_error("%s: the first byte's answer claims bytes %" PRIu64 "-%" PRIu64 " of %"
+                                             PRIi64 " with %zu bytes: not a usable range answer", url, a.first, a.last,
+                                             a.total, a.got);
+                                errno = EIO;
+                                return -1;
+                        }
+                        *ret = a.total;
+                        return 0;
+                }
+                if (attempt >= retries) {
+                        nbdkit_error("%s", error);
+                        errno = EIO;
+                        return -1;
+                }
+                if (attempt % RETRY_LOG_EVERY == 0)
+                        nbdkit_error("%s; trying again every %" PRIu32 " s", error, retry_delay);
+                nanosleep(&(struct timespec) { .tv_sec = retry_delay }, NULL);
+        }
+}
+
+/* With xz=yes: the stream's header, footer and index, checked (three range requests). */
+static int open_xz(int64_t fsize, XzImage *ret) {
+        uint8_t header[XZ_IMAGE_HEADER_SIZE], footer[XZ_IMAGE_FOOTER_SIZE];
+        char error[ERROR_BUF_MIN * 2];
+        uint8_t *index = NULL;
+        uint64_t index_size;
+        int r = -1;
+
+        if (fsize < XZ_IMAGE_HEADER_SIZE + XZ_IMAGE_FOOTER_SIZE) {
+                nbdkit_error("%s: %" PRIi64 " bytes are too few for an .xz file", url, fsize);
                 errno = EIO;
                 return -1;
         }
-        pthread_mutex_lock(&lock);
-        size = a.total;
-        pthread_mutex_unlock(&lock);
-        return 0;
+        if (fetch_from(header, sizeof header, 0, fsize) < 0 ||
+            fetch_from(footer, sizeof footer, (uint64_t) fsize - sizeof footer, fsize) < 0)
+                return -1;
+        if (xz_image_index_size(footer, (uint64_t) fsize, &index_size, error, sizeof error) >= 0) {
+                index = malloc(index_size ?: 1);
+                if (!index)
+                        error_setf(error, sizeof error, -ENOMEM, "out of memory");
+                else if (fetch_from(index, (uint32_t) index_size, (uint64_t) fsize - sizeof footer - index_size,
+                                    fsize) < 0) {
+                        free(index);
+                        return -1;
+                } else if (xz_image_open(ret, header, footer, index, index_size, (uint64_t) fsize, error,
+                                         sizeof error) >= 0)
+                        r = 0;
+        }
+        free(index);
+        if (r < 0) {
+                nbdkit_error("%s: not a multi-block .xz this plugin reads in place: %s", url, error);
+                errno = EIO;
+        }
+        return r;
 }
 
 static void *http_plugin_open(int readonly) {
+        XzImage x = {};
         int64_t s;
 
         pthread_mutex_lock(&lock);
-        s = size;
+        s = file_size;
         pthread_mutex_unlock(&lock);
-        /* each connection until one succeeds (the retry filter opens again on failure) */
-        if (s < 0 && probe_size() < 0)
+        /* each connection until one succeeds */
+        if (s >= 0)
+                return NBDKIT_HANDLE_NOT_NEEDED;
+        if (probe_file_size(&s) < 0 || (xz && open_xz(s, &x) < 0))
                 return NULL;
+        pthread_mutex_lock(&lock);
+        if (file_size < 0) {
+                file_size = s;
+                image = x;
+                x = (XzImage) {};
+        }
+        pthread_mutex_unlock(&lock);
+        xz_image_done(&x);
         return NBDKIT_HANDLE_NOT_NEEDED;
 }
 
@@ -235,7 +374,7 @@ static int64_t http_plugin_get_size(void *handle) {
         int64_t s;
 
         pthread_mutex_lock(&lock);
-        s = size;
+        s = xz ? (int64_t) image.size : file_size;
         pthread_mutex_unlock(&lock);
         return s;
 }
@@ -244,22 +383,111 @@ static int http_plugin_can_multi_conn(void *handle) {
         return 1;       /* read-only: every connection sees the same bytes */
 }
 
-static int http_plugin_pread(void *handle, void *buf, uint32_t count, uint64_t offset, uint32_t flags) {
-        int64_t s = http_plugin_get_size(handle);
-        Answer a;
+/* Under the lock: the cached block holding offset, copied out as far as it goes. @ret bytes copied, 0: none */
+static uint32_t cache_copy_locked(void *buf, uint32_t count, uint64_t offset) {
+        for (size_t i = 0; i < CACHE_SLOTS; i++) {
+                Cached *c = &cache[i];
+                uint32_t n;
 
-        if (count == 0)
-                return 0;
-        if (get_range(buf, count, offset, &a) < 0)
-                return -1;
-        if (a.overflow || a.got != count || a.first != offset || a.last != offset + count - 1 || a.total != s) {
-                nbdkit_error("%s: asked for bytes %" PRIu64 "-%" PRIu64 " of %" PRIi64 ", the server answered bytes %"
-                             PRIu64 "-%" PRIu64 " of %" PRIi64 " with %s%zu bytes", url, offset, offset + count - 1, s,
-                             a.first, a.last, a.total, a.overflow ? "more than " : "", a.got);
-                errno = EIO;
-                return -1;
+                if (!c->data || offset < c->offset || offset >= c->offset + c->size)
+                        continue;
+                n = (uint32_t) (c->offset + c->size - offset < count ? c->offset + c->size - offset : count);
+                memcpy(buf, c->data + (offset - c->offset), n);
+                c->used = ++cache_clock;
+                return n;
         }
         return 0;
+}
+
+/* Under the lock: keep a decoded block (taking data), evicting the least recently used. */
+static void cache_put_locked(const XzBlock *b, uint8_t *data) {
+        for (;;) {
+                Cached *victim = NULL, *empty = NULL;
+
+                for (size_t i = 0; i < CACHE_SLOTS; i++) {
+                        if (!cache[i].data)
+                                empty = empty ?: &cache[i];
+                        else if (!victim || cache[i].used < victim->used)
+                                victim = &cache[i];
+                }
+                if (empty && cache_bytes + b->size <= CACHE_BYTES) {
+                        *empty = (Cached) { .offset = b->offset, .size = b->size, .used = ++cache_clock, .data = data };
+                        cache_bytes += b->size;
+                        return;
+                }
+                if (!victim) {  /* larger than the whole cache: it alone */
+                        cache[0] = (Cached) { .offset = b->offset, .size = b->size, .used = ++cache_clock, .data = data };
+                        cache_bytes = b->size;
+                        return;
+                }
+                cache_bytes -= victim->size;
+                free(victim->data);
+                *victim = (Cached) {};
+        }
+}
+
+/* Fetch and decode the block holding offset. @ret the decoded bytes (b->size), NULL with errno */
+static uint8_t *decode_block(const XzBlock *b) {
+        char error[ERROR_BUF_MIN * 2];
+        uint8_t *in = malloc(b->total), *out = malloc(b->size);
+
+        if (!in || !out) {
+                nbdkit_error("out of memory for an xz block of %" PRIu64 " bytes", b->size);
+                free(in);
+                free(out);
+                errno = ENOMEM;
+                return NULL;
+        }
+        if (fetch(in, (uint32_t) b->total, b->file_offset) < 0 ||
+            (xz_image_decode(&image, b, in, out, error, sizeof error) < 0 &&
+             (nbdkit_error("%s: %s", url, error), errno = EIO))) {
+                free(in);
+                free(out);
+                return NULL;
+        }
+        free(in);
+        return out;
+}
+
+static int pread_xz(void *buf, uint32_t count, uint64_t offset) {
+        while (count > 0) {
+                uint32_t n;
+                uint8_t *data;
+                XzBlock b;
+
+                pthread_mutex_lock(&lock);
+                n = cache_copy_locked(buf, count, offset);
+                pthread_mutex_unlock(&lock);
+                if (n == 0) {
+                        if (xz_image_locate(&image, offset, &b) < 0) {
+                                nbdkit_error("%s: byte %" PRIu64 " is past the image's end", url, offset);
+                                errno = EIO;
+                                return -1;
+                        }
+                        data = decode_block(&b);
+                        if (!data)
+                                return -1;
+                        pthread_mutex_lock(&lock);
+                        cache_put_locked(&b, data);
+                        n = cache_copy_locked(buf, count, offset);
+                        pthread_mutex_unlock(&lock);
+                        if (n == 0) {   /* a block that does not hold its own offset: a broken index */
+                                nbdkit_error("%s: the index's block for byte %" PRIu64 " does not hold it", url, offset);
+                                errno = EIO;
+                                return -1;
+                        }
+                }
+                buf = (uint8_t *) buf + n;
+                count -= n;
+                offset += n;
+        }
+        return 0;
+}
+
+static int http_plugin_pread(void *handle, void *buf, uint32_t count, uint64_t offset, uint32_t flags) {
+        if (count == 0)
+                return 0;
+        return xz ? pread_xz(buf, count, offset) : fetch(buf, count, offset);
 }
 
 static struct nbdkit_plugin plugin = {
@@ -273,7 +501,10 @@ static struct nbdkit_plugin plugin = {
         .config_help = "url=<URL>            (required) the image\n"
                        "cainfo=<FILE>        the only CA trusted for https\n"
                        "protocols=<LIST>     http,https or https (redirects too)\n"
-                       "timeout=<SECONDS>    for one request (default 60)",
+                       "timeout=<SECONDS>    for one request (default 60)\n"
+                       "retries=<N>          tries after a failed request (default 0)\n"
+                       "retry-delay=<SEC>    between tries (default 1)\n"
+                       "xz=yes               the URL is a multi-block .xz: serve it decompressed",
         .open = http_plugin_open,
         .get_size = http_plugin_get_size,
         .can_multi_conn = http_plugin_can_multi_conn,

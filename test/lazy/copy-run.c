@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* urlboot-lazy's background copy (src/lazy/lazy-copy.c) on its own, for test/lazy/copy.sh: from nbdkit's socket
- * into a new sparse file, skipping the zero blocks of the verity trees a local copy of the image names, unpaced.
- * Prints "fetched BYTES skipped BYTES" on success.
- *   copy-run SOCKET OUT SIZE [IMAGE ROOTHASH [USRHASH]] */
+/* urlboot-lazy's background copy (src/lazy/lazy-copy.c) on its own, for test/lazy/copy.sh: from the disk
+ * nbdkit serves (SOURCE: in a boot the copy's nbd device; here the file nbdfuse makes of nbdkit's socket,
+ * since this host's kernel has no nbd) into a new sparse file, skipping the zero blocks of the verity trees
+ * a local copy of the image names, unpaced. Prints "fetched BYTES skipped BYTES" on success.
+ *   copy-run SOURCE OUT SIZE [IMAGE ROOTHASH [USRHASH]] */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -19,10 +20,10 @@ int main(int argc, char *argv[]) {
         char error[512] = "";
         LazyCopy c;
         uint64_t size;
-        int fd, r;
+        int fd, source, r;
 
         if (argc < 4) {
-                fprintf(stderr, "usage: copy-run SOCKET OUT SIZE [IMAGE ROOTHASH [USRHASH]]\n");
+                fprintf(stderr, "usage: copy-run SOURCE OUT SIZE [IMAGE ROOTHASH [USRHASH]]\n");
                 return 2;
         }
         size = strtoull(argv[3], NULL, 10);
@@ -40,7 +41,12 @@ int main(int argc, char *argv[]) {
                         return 1;
                 }
         }
-        r = lazy_copy_open(&c, argv[1], fd, size, 1 << 20, error, sizeof error);
+        source = open(argv[1], O_RDONLY | O_CLOEXEC);
+        if (source < 0) {
+                perror(argv[1]);
+                return 1;
+        }
+        r = lazy_copy_open(&c, source, fd, size, 1 << 20, error, sizeof error);
         for (unsigned i = 0; r >= 0 && i < 2; i++)
                 if (parts[i].pin)
                         r = lazy_copy_map_verity(&c, &parts[i], error, sizeof error);
@@ -52,6 +58,7 @@ int main(int argc, char *argv[]) {
         }
         printf("fetched %llu skipped %llu\n", (unsigned long long) c.fetched, (unsigned long long) c.skipped);
         lazy_copy_close(&c);
+        close(source);
         close(fd);
         return 0;
 }

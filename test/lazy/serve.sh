@@ -1,8 +1,8 @@
 #!/bin/bash
 # nbdkit with the command line urlboot-lazy gives it (urlboot-lazy serve: urlboot's HTTP plugin), read by nbdcopy
 # from the test HTTP server: the image arrives byte for byte through closed range requests, a server that stops
-# answering for 4 s (only slower), a connection reset mid-answer (the retry filter), and as multi-block
-# .xz (the xz filter). Run in a private network namespace (test/netns-run.sh).
+# answering for 4 s (only slower), a connection reset mid-answer (tried again), and as multi-block
+# .xz (read in place by the plugin). Run in a private network namespace (test/netns-run.sh).
 #   serve.sh URLBOOT-LAZY SRCDIR URLBOOTCTL PLUGIN
 set -uo pipefail
 lazy=$1 src=$2 ctl=$3
@@ -62,7 +62,7 @@ while True:
     open(sys.argv[1], "ab").write(data or b"(connected)\n"); c.close()
 ' "$tmp/ftp-server.log" & pids+=($!)
 sleep 0.3
-copy "http://127.0.0.1:$port/f=redirect-ftp:2121/disk.raw" ftp >/dev/null
+copy "http://127.0.0.1:$port/f=redirect-ftp:2121/disk.raw" ftp --retries=1 >/dev/null
 check "F7: a redirect to ftp:// is not followed (nothing reached the FTP port, the copy fails)" \
 	'[ ! -s "$tmp/ftp-server.log" ] && ! cmp -s "$tmp/ftp.out" "$tmp/srv/disk.raw" && grep -q "Unsupported protocol" "$tmp/ftp.log"'
 # Issue 31: https with the pinned CA alone (tools/e2e/tls-pki: certificates from it that are wrong
@@ -95,7 +95,7 @@ URLBOOT_NBDKIT=/bin/echo "$lazy" serve --ca=/etc/x.pem https://127.0.0.1/a.raw /
 check "the command line over https: protocols=https cainfo=FILE (the plugin then asks no other store)" \
 	'grep -q -- "protocols=https cainfo=/etc/x.pem$" "$tmp/argv-https"'
 URLBOOT_NBDKIT=/bin/echo "$lazy" serve http://127.0.0.1/a.raw /run/x.sock > "$tmp/argv"
-check "the command line: @nbdkit --readonly --filter=retry PLUGIN url=... (no --exit-with-parent when serving)" \
-	'grep -q -- "--foreground --readonly --log=stderr --unix=/run/x.sock --filter=retry $URLBOOT_NBDKIT_PLUGIN url=http://127.0.0.1/a.raw timeout=60" "$tmp/argv" && ! grep -q exit-with-parent "$tmp/argv"'
+check "the command line: @nbdkit --readonly PLUGIN url=... retries=... (no filter; no --exit-with-parent when serving)" \
+	'grep -q -- "--foreground --readonly --log=stderr --unix=/run/x.sock $URLBOOT_NBDKIT_PLUGIN url=http://127.0.0.1/a.raw timeout=60 retries=1000 retry-delay=1" "$tmp/argv" && ! grep -q -- "exit-with-parent\|--filter" "$tmp/argv"'
 echo "1..$n"
 [ $failed -eq 0 ]

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Tests for urlboot-lazy's pieces that need no kernel: the copy's pace, nbdkit's command line, the kept
  * unit, the state file, verity superblocks, tree geometry, the zero map of a tree veritysetup made and the
- * root's writes on a tmpfs. */
+ * root's writes on a tmpfs, a multi-block .xz read in place. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -24,6 +24,7 @@
 #include "tests.h"
 #include "verity-map.h"
 #include "verity-tree.h"
+#include "xz-image.h"
 
 /* The copy waits for the root (or the deadline), and yields to the boot's reads without stopping. */
 TEST(copy_pace) {
@@ -101,10 +102,10 @@ TEST(nbdkit_command) {
         ASSERT_OK(nbdkit_command(&s, &argv));
         line = join(argv);
         ASSERT_STREQ(line, "@nbdkit --foreground --exit-with-parent --readonly --log=stderr "
-                           "--unix=/run/urlboot/lazy/rootdisk.sock --filter=retry "
+                           "--unix=/run/urlboot/lazy/rootdisk.sock "
                            "/usr/lib/urlboot/nbdkit-urlboot-http-plugin.so "
                            "url=http://10.0.2.2:8080/dir/lazy.raw?x=1 timeout=60 retries=1000 retry-delay=1 "
-                           "retry-exponential=no protocols=http,https");
+                           "protocols=http,https");
         strv_free(argv);
         free(line);
 
@@ -114,8 +115,8 @@ TEST(nbdkit_command) {
         ASSERT_TRUE(s.xz);
         ASSERT_OK(nbdkit_command(&s, &argv));
         line = join(argv);
-        ASSERT_TRUE(strstr(line, "--filter=retry --filter=xz /usr/lib/urlboot/nbdkit-urlboot-http-plugin.so "
-                                 "url=https://h/img.raw.xz#frag"));
+        ASSERT_TRUE(strstr(line, "--unix=/run/urlboot/lazy/rootdisk.sock /usr/lib/urlboot/nbdkit-urlboot-http-plugin.so "
+                                 "url=https://h/img.raw.xz#frag xz=yes timeout=60"));
         ASSERT_TRUE(endswith(line, " protocols=https cainfo=/run/urlboot/lazy/rootdisk.ca/ca.pem"));
 
         ASSERT_FALSE(nbdkit_url_is_xz("http://h/img.xz.raw"));
@@ -377,4 +378,76 @@ TEST(root_writes) {
         ASSERT_EQ(w.max, 4ULL << 20);
         ASSERT_TRUE(w.used >= 1ULL << 20 && w.used < 2ULL << 20);
         ASSERT_EQ(umount(dir), 0);
+}
+
+/* A multi-block .xz read in place: blocks located and decoded one at a time, byte for byte as xz wrote them;
+ * a changed byte refused with where it is; several streams and oversized blocks refused when opened. */
+static int xz_open_file(const char *path, uint8_t **ret_data, size_t *ret_size, XzImage *x, char *error, size_t n) {
+        uint64_t index_size;
+        int r;
+
+        r = read_full_file(path, 256 << 20, (char **) ret_data, ret_size);
+        if (r < 0)
+                return r;
+        r = xz_image_index_size(*ret_data + *ret_size - XZ_IMAGE_FOOTER_SIZE, *ret_size, &index_size, error, n);
+        if (r < 0)
+                return r;
+        return xz_image_open(x, *ret_data, *ret_data + *ret_size - XZ_IMAGE_FOOTER_SIZE,
+                             *ret_data + *ret_size - XZ_IMAGE_FOOTER_SIZE - index_size, index_size, *ret_size, error, n);
+}
+
+TEST(xz_image) {
+        const char *d = test_tmpdir();
+        _cleanup_free_ char *plain = NULL;
+        _cleanup_free_ uint8_t *data = NULL, *other = NULL;
+        char cmd[2048], path[600], error[256];
+        size_t plain_size, size, other_size;
+        unsigned blocks = 0;
+        XzImage x;
+        XzBlock b;
+
+        snprintf(cmd, sizeof cmd,
+                 "cd '%s' && python3 -c 'import random; r = random.Random(7); "
+                 "open(\"plain\", \"wb\").write(bytes(r.randrange(16) for _ in range(3500000)))' && "
+                 "xz -T1 --block-size=1MiB -c plain > multi.xz && xz -c plain > one.xz && cat one.xz one.xz > two.xz && "
+                 "head -c 70M /dev/zero | xz -T1 --block-size=70MiB > big.xz", d);
+        ASSERT_EQ(system(cmd), 0);
+        snprintf(path, sizeof path, "%s/plain", d);
+        ASSERT_OK(read_full_file(path, 16 << 20, &plain, &plain_size));
+
+        snprintf(path, sizeof path, "%s/multi.xz", d);
+        ASSERT_OK(xz_open_file(path, &data, &size, &x, error, sizeof error));
+        ASSERT_EQ(x.size, plain_size);
+        for (uint64_t offset = 0; offset < x.size; offset += b.size, blocks++) {
+                _cleanup_free_ uint8_t *out = NULL;
+
+                ASSERT_OK(xz_image_locate(&x, offset + 1000, &b));     /* any byte inside names its block */
+                ASSERT_EQ(b.offset, offset);
+                ASSERT_TRUE(b.file_offset + b.total <= size);
+                out = malloc(b.size);
+                ASSERT_TRUE(out != NULL);
+                ASSERT_OK(xz_image_decode(&x, &b, data + b.file_offset, out, error, sizeof error));
+                ASSERT_TRUE(memcmp(out, plain + offset, b.size) == 0);
+        }
+        ASSERT_EQ(blocks, 4);
+        ASSERT_EQ(xz_image_locate(&x, x.size, &b), -ERANGE);
+
+        ASSERT_OK(xz_image_locate(&x, 2 << 20, &b));
+        data[b.file_offset + b.total / 2] ^= 0x55;
+        {
+                _cleanup_free_ uint8_t *out = malloc(b.size);
+
+                ASSERT_EQ(xz_image_decode(&x, &b, data + b.file_offset, out, error, sizeof error), -EBADMSG);
+                test_note("%s", error);
+                ASSERT_TRUE(strstr(error, "the image's bytes 2097152-3145727"));
+        }
+        xz_image_done(&x);
+
+        snprintf(path, sizeof path, "%s/two.xz", d);
+        ASSERT_EQ(xz_open_file(path, &other, &other_size, &x, error, sizeof error), -EBADMSG);
+        test_note("two streams: %s", error);
+        other = mfree(other);
+        snprintf(path, sizeof path, "%s/big.xz", d);
+        ASSERT_EQ(xz_open_file(path, &other, &other_size, &x, error, sizeof error), -EFBIG);
+        test_note("a 70 MiB block: %s", error);
 }
