@@ -109,7 +109,7 @@ void lazy_status_print_root_writes(FILE *f, const RootWrites *writes) {
         print_bytes(f, writes->used);
         fputs(" in memory, at most ", f);
         print_bytes(f, writes->max);
-        fprintf(f, " (the tmpfs of systemd.volatile=overlay over the read-only root, %s)\n", ROOT_WRITES_DIR);
+        fputs(" (systemd.volatile=overlay's tmpfs over the read-only root)\n", f);
 }
 
 void lazy_status_print_json(FILE *f, const LazyState *s, bool running, const RootWrites *writes) {
@@ -160,10 +160,10 @@ static int cmp_names(const void *a, const void *b) {
         return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-int lazy_status_show(const char *dir, const char *writes_dir, char *const *names, bool json) {
+int lazy_status_show(const char *dir, const char *root, char *const *names, bool json) {
         _cleanup_strv_free_ char **files = NULL;
         RootWrites writes;
-        bool have_writes = root_writes_get(writes_dir, &writes) >= 0;
+        bool have_writes = root_writes_get(root, &writes) >= 0;
         struct dirent *de;
         DIR *d;
         int n = 0, r;

@@ -22,8 +22,7 @@ void lazy_status_print_json(FILE *f, const LazyState *s, bool running, const Roo
 void lazy_status_print_root_writes(FILE *f, const RootWrites *writes);
 
 /**
- * Print every disk under dir (or only those named), and the root's writes when it has an overlay (writes_dir:
- * ROOT_WRITES_DIR).
+ * Print every disk under dir (or only those named), and the root's writes when root ("/") is an overlay.
  * @ret the number of disks shown, negative errno
  */
-int lazy_status_show(const char *dir, const char *writes_dir, char *const *names, bool json);
+int lazy_status_show(const char *dir, const char *root, char *const *names, bool json);

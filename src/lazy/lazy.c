@@ -300,7 +300,7 @@ int main(int argc, char *argv[]) {
         else if (streq(verb, "serve"))
                 r = verb_serve(&a, argc - optind, argv + optind);
         else if (streq(verb, "status")) {
-                r = lazy_status_show(a.lazy.state_dir, ROOT_WRITES_DIR, optind < argc ? argv + optind : NULL, a.json);
+                r = lazy_status_show(a.lazy.state_dir, "/", optind < argc ? argv + optind : NULL, a.json);
                 if (r < 0)
                         log_error_errno(r, "Failed to read %s: %m", a.lazy.state_dir);
                 else if (r == 0 && !a.json)

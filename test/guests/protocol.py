@@ -136,7 +136,8 @@ def main():
         c = run.Case(os.path.join(tmp, 'good.sh'))
         out.check((c.guests, c.timeout, c.needs) == (['bookworm', 'sid'], 40, {'tpm'}), 'header fields read',
                   repr((c.guests, c.timeout, c.needs)))
-        out.check(run.Case(os.path.join(tmp, 'everywhere.sh')).guests == run.GUESTS, '"all" means every guest')
+        out.check(run.Case(os.path.join(tmp, 'everywhere.sh')).guests == ['bookworm', 'sid'],
+                  '"all" means every system (not its lazy boot)', repr(run.Case(os.path.join(tmp, 'everywhere.sh')).guests))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f'1..{out.n}')

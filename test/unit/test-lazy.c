@@ -359,25 +359,36 @@ TEST(verity_zero_map) {
         test_note("%s", error);
 }
 
-/* The root's writes are read from the overlay's own tmpfs, not from /run's under an empty directory. */
+/* The root's writes: an overlay's statfs is its upper layer's (systemd-volatile-root unmounts the tmpfs
+ * from its path once the overlay holds it, as done here). */
 TEST(root_writes) {
-        char dir[600], file[700], cmd[800];
+        char lower[600], upper[600], merged[600], cmd[8192];
         RootWrites w;
 
-        snprintf(dir, sizeof dir, "%s/overlay-sysroot", test_tmpdir());
-        ASSERT_EQ(mkdir(dir, 0700), 0);
-        ASSERT_EQ(root_writes_get(dir, &w), -ENOENT);
-        if (mount("tmpfs", dir, "tmpfs", 0, "size=4m") < 0) {
+        snprintf(lower, sizeof lower, "%s/lower", test_tmpdir());
+        snprintf(upper, sizeof upper, "%s/upper-fs", test_tmpdir());
+        snprintf(merged, sizeof merged, "%s/merged", test_tmpdir());
+        ASSERT_EQ(mkdir(lower, 0755), 0);
+        ASSERT_EQ(mkdir(upper, 0755), 0);
+        ASSERT_EQ(mkdir(merged, 0755), 0);
+        ASSERT_EQ(root_writes_get(lower, &w), -ENOENT);
+        if (mount("tmpfs", upper, "tmpfs", 0, "size=4m") < 0) {
                 test_note("cannot mount a tmpfs (%s): the mounted case skipped", strerror(errno));
                 return;
         }
-        snprintf(file, sizeof file, "%s/upper", dir);
-        snprintf(cmd, sizeof cmd, "head -c 1048576 /dev/urandom > '%s'", file);
+        snprintf(cmd, sizeof cmd, "mkdir '%s/u' '%s/w' && mount -t overlay overlay -o lowerdir='%s',upperdir='%s/u',workdir='%s/w' '%s' "
+                 "&& umount -l '%s'", upper, upper, lower, upper, upper, merged, upper);
+        if (system(cmd) != 0) {
+                test_note("cannot mount an overlay here: the mounted case skipped");
+                (void) umount2(upper, MNT_DETACH);
+                return;
+        }
+        snprintf(cmd, sizeof cmd, "head -c 1048576 /dev/urandom > '%s/written'", merged);
         ASSERT_EQ(system(cmd), 0);
-        ASSERT_OK(root_writes_get(dir, &w));
+        ASSERT_OK(root_writes_get(merged, &w));
         ASSERT_EQ(w.max, 4ULL << 20);
         ASSERT_TRUE(w.used >= 1ULL << 20 && w.used < 2ULL << 20);
-        ASSERT_EQ(umount(dir), 0);
+        ASSERT_EQ(umount(merged), 0);
 }
 
 /* A multi-block .xz read in place: blocks located and decoded one at a time, byte for byte as xz wrote them;
