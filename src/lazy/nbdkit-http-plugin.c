@@ -33,15 +33,17 @@
 #include <string.h>
 #include <time.h>
 
+#include "block-cache.h"
 #include "error-buf.h"
 #include "http-headers.h"
+#include "macro.h"
 #include "xz-image.h"
 
 #define THREAD_MODEL NBDKIT_THREAD_MODEL_PARALLEL
 #define POOL_MAX 16
 #define REDIRECTS_MAX 5
-#define CACHE_SLOTS 64
-#define CACHE_BYTES (32ULL << 20)       /* decoded xz blocks kept, at most (the last one always) */
+#define DECODED_BYTES (32ULL << 20)     /* decoded xz blocks kept, at most (the last one always) */
+#define COMPRESSED_BYTES (64ULL << 20)  /* compressed ones: a block the boot read is not fetched again for the copy */
 #define RETRY_LOG_EVERY 60              /* of a request's failed tries, the first and every 60th are logged */
 
 static char *url, *cainfo, *protocols;
@@ -54,14 +56,8 @@ static CURL *pool[POOL_MAX];
 static size_t pool_n;
 static int64_t file_size = -1;  /* the file's size, once known */
 static XzImage image;           /* with xz=yes, once the file's size is known */
-
-/* Decoded xz blocks, the least recently used one evicted first. */
-typedef struct Cached {
-        uint64_t offset, size, used;
-        uint8_t *data;
-} Cached;
-static Cached cache[CACHE_SLOTS];
-static uint64_t cache_clock, cache_bytes;
+static BlockCache decoded = { .budget = DECODED_BYTES };         /* by the image's offsets */
+static BlockCache compressed = { .budget = COMPRESSED_BYTES };   /* by the file's offsets */
 
 /* What one request answered. */
 typedef struct Answer {
@@ -74,8 +70,8 @@ typedef struct Answer {
 } Answer;
 
 static void http_plugin_unload(void) {
-        for (size_t i = 0; i < CACHE_SLOTS; i++)
-                free(cache[i].data);
+        block_cache_done(&decoded);
+        block_cache_done(&compressed);
         xz_image_done(&image);
         for (size_t i = 0; i < pool_n; i++)
                 curl_easy_cleanup(pool[i]);
@@ -383,53 +379,11 @@ static int http_plugin_can_multi_conn(void *handle) {
         return 1;       /* read-only: every connection sees the same bytes */
 }
 
-/* Under the lock: the cached block holding offset, copied out as far as it goes. @ret bytes copied, 0: none */
-static uint32_t cache_copy_locked(void *buf, uint32_t count, uint64_t offset) {
-        for (size_t i = 0; i < CACHE_SLOTS; i++) {
-                Cached *c = &cache[i];
-                uint32_t n;
-
-                if (!c->data || offset < c->offset || offset >= c->offset + c->size)
-                        continue;
-                n = (uint32_t) (c->offset + c->size - offset < count ? c->offset + c->size - offset : count);
-                memcpy(buf, c->data + (offset - c->offset), n);
-                c->used = ++cache_clock;
-                return n;
-        }
-        return 0;
-}
-
-/* Under the lock: keep a decoded block (taking data), evicting the least recently used. */
-static void cache_put_locked(const XzBlock *b, uint8_t *data) {
-        for (;;) {
-                Cached *victim = NULL, *empty = NULL;
-
-                for (size_t i = 0; i < CACHE_SLOTS; i++) {
-                        if (!cache[i].data)
-                                empty = empty ?: &cache[i];
-                        else if (!victim || cache[i].used < victim->used)
-                                victim = &cache[i];
-                }
-                if (empty && cache_bytes + b->size <= CACHE_BYTES) {
-                        *empty = (Cached) { .offset = b->offset, .size = b->size, .used = ++cache_clock, .data = data };
-                        cache_bytes += b->size;
-                        return;
-                }
-                if (!victim) {  /* larger than the whole cache: it alone */
-                        cache[0] = (Cached) { .offset = b->offset, .size = b->size, .used = ++cache_clock, .data = data };
-                        cache_bytes = b->size;
-                        return;
-                }
-                cache_bytes -= victim->size;
-                free(victim->data);
-                *victim = (Cached) {};
-        }
-}
-
-/* Fetch and decode the block holding offset. @ret the decoded bytes (b->size), NULL with errno */
+/* Fetch (unless kept) and decode the block b. @ret the decoded bytes (b->size), NULL with errno */
 static uint8_t *decode_block(const XzBlock *b) {
         char error[ERROR_BUF_MIN * 2];
         uint8_t *in = malloc(b->total), *out = malloc(b->size);
+        size_t kept;
 
         if (!in || !out) {
                 nbdkit_error("out of memory for an xz block of %" PRIu64 " bytes", b->size);
@@ -438,13 +392,20 @@ static uint8_t *decode_block(const XzBlock *b) {
                 errno = ENOMEM;
                 return NULL;
         }
-        if (fetch(in, (uint32_t) b->total, b->file_offset) < 0 ||
+        pthread_mutex_lock(&lock);
+        kept = block_cache_copy(&compressed, in, b->total, b->file_offset);
+        pthread_mutex_unlock(&lock);
+        if ((kept != b->total && fetch(in, (uint32_t) b->total, b->file_offset) < 0) ||
             (xz_image_decode(&image, b, in, out, error, sizeof error) < 0 &&
              (nbdkit_error("%s: %s", url, error), errno = EIO))) {
                 free(in);
                 free(out);
                 return NULL;
         }
+        pthread_mutex_lock(&lock);
+        if (kept != b->total)
+                block_cache_put(&compressed, b->file_offset, b->total, TAKE_PTR(in));
+        pthread_mutex_unlock(&lock);
         free(in);
         return out;
 }
@@ -456,7 +417,7 @@ static int pread_xz(void *buf, uint32_t count, uint64_t offset) {
                 XzBlock b;
 
                 pthread_mutex_lock(&lock);
-                n = cache_copy_locked(buf, count, offset);
+                n = (uint32_t) block_cache_copy(&decoded, buf, count, offset);
                 pthread_mutex_unlock(&lock);
                 if (n == 0) {
                         if (xz_image_locate(&image, offset, &b) < 0) {
@@ -468,8 +429,8 @@ static int pread_xz(void *buf, uint32_t count, uint64_t offset) {
                         if (!data)
                                 return -1;
                         pthread_mutex_lock(&lock);
-                        cache_put_locked(&b, data);
-                        n = cache_copy_locked(buf, count, offset);
+                        block_cache_put(&decoded, b.offset, b.size, data);
+                        n = (uint32_t) block_cache_copy(&decoded, buf, count, offset);
                         pthread_mutex_unlock(&lock);
                         if (n == 0) {   /* a block that does not hold its own offset: a broken index */
                                 nbdkit_error("%s: the index's block for byte %" PRIu64 " does not hold it", url, offset);

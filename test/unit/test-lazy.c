@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "block-cache.h"
 #include "copy-pace.h"
 #include "dm-device.h"
 #include "fileio.h"
@@ -461,4 +462,34 @@ TEST(xz_image) {
         snprintf(path, sizeof path, "%s/big.xz", d);
         ASSERT_EQ(xz_open_file(path, &other, &other_size, &x, error, sizeof error), -EFBIG);
         test_note("a 70 MiB block: %s", error);
+}
+
+/* The cache keeps ranges within its budget, the least recently used evicted first, one oversized range alone. */
+TEST(block_cache) {
+        BlockCache c = { .budget = 300 };
+        uint8_t buf[200];
+
+        for (unsigned i = 0; i < 3; i++) {
+                uint8_t *d = malloc(100);
+
+                ASSERT_TRUE(d != NULL);
+                memset(d, 'a' + i, 100);
+                block_cache_put(&c, 1000 + i * 100, 100, d);
+        }
+        ASSERT_EQ(c.bytes, 300);
+        ASSERT_EQ(block_cache_copy(&c, buf, 200, 1050), 50);     /* as far as the range goes */
+        ASSERT_EQ(buf[0], 'a');
+        ASSERT_EQ(block_cache_copy(&c, buf, 10, 1199), 1);
+        ASSERT_EQ(buf[0], 'b');                                 /* 1100-1199: now used after 1000-1099 */
+        block_cache_put(&c, 5000, 100, memset(malloc(100), 'z', 100));
+        ASSERT_EQ(block_cache_copy(&c, buf, 10, 1250), 0);      /* 1200-1299 was the least recently used */
+        ASSERT_EQ(block_cache_copy(&c, buf, 10, 1000), 10);
+        ASSERT_EQ(block_cache_copy(&c, buf, 10, 5099), 1);
+        ASSERT_EQ(buf[0], 'z');
+        block_cache_put(&c, 9000, 1000, memset(malloc(1000), 'q', 1000));
+        ASSERT_EQ(c.bytes, 1000);                               /* everything else gone, it alone */
+        ASSERT_EQ(block_cache_copy(&c, buf, 200, 9900), 100);
+        ASSERT_EQ(block_cache_copy(&c, buf, 10, 1000), 0);
+        block_cache_done(&c);
+        ASSERT_EQ(c.bytes, 0);
 }
