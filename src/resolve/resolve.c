@@ -121,7 +121,7 @@ static int get_listeners(const char *fallback, Listeners *ret) {
         if (r > 0)
                 return 0;
 
-        r = socket_address_parse(arg_listen ?: fallback, &a);
+        r = socket_address_parse(arg_listen ?: fallback, 53, &a);
         if (r < 0)
                 return log_error_errno(r, "Invalid listen address '%s'.", arg_listen ?: fallback);
         r = listeners_bind(&a, ret);
@@ -324,7 +324,7 @@ static int add_upstream(const char *s) {
         if (!n)
                 return log_oom();
         arg_upstreams = n;
-        if (socket_address_parse(s, &arg_upstreams[arg_n_upstreams]) < 0) {
+        if (socket_address_parse(s, 53, &arg_upstreams[arg_n_upstreams]) < 0) {
                 log_error("Invalid --upstream= address '%s' (expected ADDR or ADDR:PORT).", s);
                 return -EINVAL;
         }
@@ -333,7 +333,7 @@ static int add_upstream(const char *s) {
 }
 
 static int parse_address_option(const char *name, const char *value, SocketAddress *ret) {
-        if (socket_address_parse(value, ret) < 0) {
+        if (socket_address_parse(value, 53, ret) < 0) {
                 log_error("Invalid %s address '%s' (expected ADDR or ADDR:PORT).", name, value);
                 return -EINVAL;
         }
@@ -358,8 +358,8 @@ int main(int argc, char *argv[]) {
         int c, r;
 
         log_set_program("urlboot-resolve");
-        (void) socket_address_parse("127.0.0.53", &arg_resolved);
-        (void) socket_address_parse("127.0.0.54", &arg_resolved_dnssec);
+        (void) socket_address_parse("127.0.0.53", 53, &arg_resolved);
+        (void) socket_address_parse("127.0.0.54", 53, &arg_resolved_dnssec);
 
         while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
                 switch (c) {

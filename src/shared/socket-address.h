@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * @file
- * DNS server addresses on the command line: "127.0.0.53", "127.0.0.1:5300", "::1", "[::1]:53".
+ * IP addresses with a port on the command line: "127.0.0.53", "127.0.0.1:5300", "::1", "[::1]:53" (urlboot-resolve's
+ * DNS servers, urlboot-serve's listen addresses).
  */
 #pragma once
 
 #include <netinet/in.h>
+#include <stdint.h>
 #include <sys/socket.h>
 
 typedef struct SocketAddress {
@@ -18,10 +20,10 @@ typedef struct SocketAddress {
 } SocketAddress;
 
 /**
- * Parse an IP address with an optional port (53 when absent).
+ * Parse an IP address with an optional port (default_port when absent; 0: a port is required).
  * @ret 0 or -EINVAL
  */
-int socket_address_parse(const char *s, SocketAddress *ret);
+int socket_address_parse(const char *s, uint16_t default_port, SocketAddress *ret);
 
 /** "ADDR:PORT" ("[ADDR]:PORT" for IPv6) into buf. */
 const char *socket_address_format(const SocketAddress *a, char *buf, size_t size);

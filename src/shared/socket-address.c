@@ -26,10 +26,10 @@ static int parse_port(const char *s, uint16_t *ret) {
         return 0;
 }
 
-int socket_address_parse(const char *s, SocketAddress *ret) {
+int socket_address_parse(const char *s, uint16_t default_port, SocketAddress *ret) {
         char host[INET6_ADDRSTRLEN];
         const char *port = NULL, *colon;
-        uint16_t p = 53;
+        uint16_t p = default_port;
         size_t n;
 
         assert(s);
@@ -62,6 +62,8 @@ int socket_address_parse(const char *s, SocketAddress *ret) {
         }
         if (port && parse_port(port, &p) < 0)
                 return -EINVAL;
+        if (p == 0)
+                return -EINVAL;         /* no port given, and none by default */
 
         *ret = (SocketAddress) {};
         if (inet_pton(AF_INET, host, &ret->in.sin_addr) == 1) {
