@@ -70,6 +70,12 @@ static void write_exec_start(FILE *f, const PullExpression *e) {
                 if (q)
                         pull_option_write(f, PULL_OPTION_MIRROR, q);
         }
+        if (e->serve) {
+                _cleanup_free_ char *keep = NULL, *q = NULL;
+
+                if (asprintf(&keep, PULL_KEEP_DOWNLOAD_DIR "/%s", e->local) >= 0 && (q = unit_exec_quote(keep)))
+                        pull_option_write(f, PULL_OPTION_KEEP_DOWNLOAD, q);
+        }
         /* "--": whatever the URL and the name look like, they are never options. */
         fprintf(f, " -- %s %s\n", url, local);
 }

@@ -76,6 +76,8 @@ static int parse_option(PullExpression *e, const char *opt, char *error, size_t 
                 e->bootorigin = true;
         else if (streq(opt, "lazy"))
                 e->lazy = true;
+        else if (streq(opt, "serve"))
+                e->serve = true;
         else if ((v = startswith(opt, "runtime="))) {
                 r = parse_boolean(v);
                 if (r < 0)
@@ -134,7 +136,7 @@ static int check_lazy(const PullExpression *e, char *error, size_t error_size) {
         return 0;
 }
 
-/* Lazy reads the image in place: plain, or multi-block xz (nbdkit's xz filter), never a stream format. */
+/* Lazy reads the image in place: plain, or multi-block xz (urlboot's nbdkit plugin), never a stream format. */
 static int check_lazy_url(const PullExpression *e, char *error, size_t error_size) {
         static const char *const streams[] = { ".zst", ".gz", ".bz2", ".tgz" };
         _cleanup_free_ char *name = NULL;

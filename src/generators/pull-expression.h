@@ -7,7 +7,7 @@
  * OPTIONS and LOCAL end at the next ":" that is not escaped with a backslash (the backslash is
  * removed); REMOTE is the verbatim rest and may contain ":". OPTIONS is a comma list:
  *   raw|tar  machine|portable|sysext|confext  ro|rw  blockdev  bootorigin  runtime=BOOL
- *   verify=no|checksum|signature  and urlboot's own  sha256=HEX  mirror=URL (repeatable)  lazy
+ *   verify=no|checksum|signature  and urlboot's own  sha256=HEX  mirror=URL (repeatable)  lazy  serve
  * "lazy" (raw + blockdev only) attaches the remote image at once and copies it in the background
  * (urlboot-lazy); its blocks are verified by dm-verity, so it takes neither sha256= nor checksum files.
  * Unlike systemd v258, which warns and carries on, an unknown or malformed option rejects the whole
@@ -26,6 +26,7 @@ typedef struct PullExpression {
         bool blockdev;
         bool bootorigin;
         bool lazy;              /* attach the remote image, copy it in the background (urlboot-lazy) */
+        bool serve;             /* keep the file as downloaded, for urlboot-serve */
         int runtime;            /* -1: the default (in the initrd: yes) */
         ImportVerify verify;
         bool verify_explicit;

@@ -29,6 +29,8 @@ typedef struct Attempt {
         char *tmp_name;                 /* the temporary, in the image root; NULL once placed */
         int fd;                         /* raw: the temporary file; tar: the temporary tree */
         TarRoot root;                   /* tar: what the archive said of the tree's own directory */
+        int keep_fd;                    /* --keep-download: the served bytes, in a temporary beside it */
+        char *keep_tmp;
         Sha256 *hash;
         RingBuffer *ring;
         pthread_t thread;

@@ -24,6 +24,7 @@
 #include "progress.h"
 #include "pull-attempt.h"
 #include "pull-job.h"
+#include "pull-keep.h"
 #include "pull-place.h"
 #include "pull-unpack.h"
 #include "pull-verify.h"
@@ -97,6 +98,8 @@ static int on_data(const void *data, size_t size, void *userdata) {
                                     (long long) a->total);
 
         r = sha256_update(a->hash, data, size);
+        if (r >= 0)
+                r = pull_keep_write(a, data, size, a->received);
         if (r < 0)
                 return r;
         r = ring_buffer_write(a->ring, data, size);
@@ -197,6 +200,7 @@ static void cleanup_attempt(Attempt *a) {
                 a->thread_running = false;
         }
         pull_remove_temporary(a);
+        pull_keep_abandon(a);
         if (a->fd >= 0)
                 close(a->fd);
         a->fd = -1;
@@ -221,6 +225,8 @@ static int run_attempt(Attempt *a) {
         if (r < 0)
                 return r;
         r = pull_make_temporary(a);
+        if (r >= 0)
+                r = pull_keep_open(a);
         if (r < 0)
                 return r;
         r = sha256_new(&a->hash);
@@ -265,7 +271,8 @@ static int run_attempt(Attempt *a) {
                 return attempt_fail(a, -EBADMSG, "%s has SHA-256 %s, but %s was expected. The image was not installed.",
                             a->url, digest, a->expected);
 
-        return pull_place_result(a);
+        r = pull_place_result(a);
+        return r < 0 ? r : pull_keep_place(a);
 }
 
 void pull_report_done(PullReport *r) {
@@ -295,6 +302,7 @@ static int run_attempts(const PullOptions *o, int root_fd, const char *final_nam
                         .root_fd = root_fd,
                         .final_name = final_name,
                         .fd = -1,
+                        .keep_fd = -1,
                         .total = -1,
                         .error = error,
                         .error_size = error_size,

@@ -30,6 +30,7 @@ typedef struct PullOptions {
         const char *sha256;             /* pinned digest (lowercase hex) or NULL */
         const char *keyring;            /* for verify=signature */
         const char *ca_file;
+        const char *keep_download;      /* also keep the served file here (absolute), or NULL */
         bool read_only;
         bool force;
         bool allow_downgrade;           /* follow redirects from https to plain http */

@@ -210,6 +210,11 @@ static int apply_option(Args *a, PullOptionId id, const char *v) {
         case PULL_OPTION_ALLOW_HTTP_REDIRECT:
                 a->o.allow_downgrade = true;
                 break;
+        case PULL_OPTION_KEEP_DOWNLOAD:
+                if (v[0] != '/')
+                        return log_error_errno(EINVAL, "--keep-download= takes an absolute path, not '%s'.", v);
+                a->o.keep_download = v;
+                break;
         case PULL_OPTION_PROGRESS:
                 a->o.progress = progress_mode_from_string(v);
                 if (a->o.progress < 0)

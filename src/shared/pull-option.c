@@ -46,6 +46,9 @@ const PullOption pull_options[_PULL_OPTION_MAX] = {
                              "(default: " URLBOOT_TLS_CA_PATH " if it exists)" },
         [PULL_OPTION_ALLOW_HTTP_REDIRECT] = { "allow-http-redirect", PULL_VALUE_NONE, NULL, NULL,
                                               "follow redirects from https to plain http" },
+        [PULL_OPTION_KEEP_DOWNLOAD] = { "keep-download", PULL_VALUE_PATH, "FILE", "serve",
+                                        "also keep the file as served (verified like the\n"
+                                        "image) at FILE, for urlboot-serve to hand on" },
         [PULL_OPTION_PROGRESS] = { "progress", PULL_VALUE_WORD, "MODE", NULL,
                                    "auto, bar, plain or none (default auto)" },
         [PULL_OPTION_JSON] = { "json", PULL_VALUE_NONE, NULL, NULL, "print a JSON report when done" },

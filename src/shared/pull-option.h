@@ -11,6 +11,9 @@
 
 #include <stdio.h>
 
+/* Where a pull expression with "serve" keeps the file as downloaded (--keep-download=DIR/LOCAL), for urlboot-serve. */
+#define PULL_KEEP_DOWNLOAD_DIR "/run/urlboot/downloads"
+
 typedef enum PullOptionId {
         PULL_OPTION_CLASS,
         PULL_OPTION_IMAGE_ROOT,
@@ -27,6 +30,7 @@ typedef enum PullOptionId {
         PULL_OPTION_MEMORY_LIMIT,
         PULL_OPTION_CA,
         PULL_OPTION_ALLOW_HTTP_REDIRECT,
+        PULL_OPTION_KEEP_DOWNLOAD,
         PULL_OPTION_PROGRESS,
         PULL_OPTION_JSON,
         _PULL_OPTION_MAX,

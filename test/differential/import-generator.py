@@ -165,7 +165,8 @@ def job_262(words):
 
 
 def job_ours(words):
-    """urlboot-pull TYPE --class= --image-root= --verify= [--read-only] [--mirror=]... -- URL LOCAL."""
+    """urlboot-pull TYPE --class= --image-root= --verify= [--read-only] [--mirror=]... [--keep-download=]
+    -- URL LOCAL."""
     job = {'read_only': False, 'mirrors': [], 'verify': None}
     if not words or not words[0].endswith('/urlboot-pull') or '--' not in words:
         return {'broken': 'ExecStart= is not urlboot-pull ... -- URL LOCAL: ' + ' '.join(words)}
@@ -185,6 +186,8 @@ def job_ours(words):
             job['read_only'] = True
         elif k == '--mirror':
             job['mirrors'].append(v)
+        elif k == '--keep-download':
+            job['keep_download'] = v
         else:
             return {'broken': f'unexpected urlboot-pull option {w}'}
     job['url'], job['local'] = words[sep + 1], words[sep + 2]
