@@ -175,7 +175,6 @@ static int start_nbdkit(Lazy *l) {
                 .url = l->o->url,
                 .socket = l->socket,
                 .plugin = l->o->plugin,
-                .xz = nbdkit_url_is_xz(l->o->url),
                 .retries = l->o->retries,
                 .retry_delay = l->o->retry_delay,
                 .timeout = l->o->timeout,

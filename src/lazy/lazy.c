@@ -252,7 +252,6 @@ static int verb_serve(Args *a, int argc, char *argv[]) {
         s.socket = argv[1];
         if (startswith(s.url, "https://"))
                 s.cainfo = a->lazy.ca_file;
-        s.xz = nbdkit_url_is_xz(s.url);
         r = nbdkit_command(&s, &cmd);
         if (r < 0)
                 return log_error_errno(r, "Cannot serve '%s': %m", s.url);

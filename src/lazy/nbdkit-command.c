@@ -12,13 +12,6 @@
 #include "macro.h"
 #include "nbdkit-command.h"
 #include "string-util.h"
-#include "url.h"
-
-bool nbdkit_url_is_xz(const char *url) {
-        _cleanup_free_ char *name = NULL;
-
-        return url_last_component(url, &name) >= 0 && endswith(name, ".xz");
-}
 
 static int add(char ***l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int add(char ***l, const char *fmt, ...) {
@@ -55,8 +48,6 @@ int nbdkit_command(const NbdkitSettings *s, char ***ret) {
          * filter it would be tried a thousand times first). */
         r = r ?: add(&l, "%s", s->plugin);
         r = r ?: add(&l, "url=%s", s->url);
-        if (s->xz)
-                r = r ?: add(&l, "xz=yes");
         r = r ?: add(&l, "timeout=%u", s->timeout);
         r = r ?: add(&l, "retries=%u", s->retries);
         r = r ?: add(&l, "retry-delay=%u", s->retry_delay);

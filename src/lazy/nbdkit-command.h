@@ -5,7 +5,7 @@
  *
  * urlboot's HTTP plugin alone (nbdkit-http-plugin.c: exact range requests, each answer checked, requests
  * in parallel, failed requests tried again after a pause so that a server that goes away for a while only
- * makes reads wait, and a multi-block .xz read in place with xz=yes), no filters.
+ * makes reads wait, and a multi-block .xz read in place, told by its first bytes), no filters.
  * The plugin advertises multi-conn (nothing is ever written): the boot's connection and the background
  * copy's are served side by side. Requests and redirects stay with the URL's protocol: https only for an
  * https URL, http or https for an http one. Read-only; argv[0] starts with "@" so
@@ -20,7 +20,6 @@ typedef struct NbdkitSettings {
         const char *url;
         const char *socket;             /* Unix socket to listen on */
         const char *plugin;             /* the plugin's path */
-        bool xz;                        /* the image is .xz */
         unsigned retries;               /* per request, before an error reaches the kernel */
         unsigned retry_delay;           /* seconds between tries */
         unsigned timeout;               /* seconds for one HTTP request */
@@ -32,8 +31,6 @@ typedef struct NbdkitSettings {
 #define NBDKIT_RETRY_DELAY_DEFAULT 1
 #define NBDKIT_TIMEOUT_DEFAULT 60
 
-/** Whether the URL's last path component ends in ".xz" (query and fragment aside). */
-bool nbdkit_url_is_xz(const char *url);
 
 /**
  * Build the argument vector (argv[0] is "@nbdkit"; exec the binary by path).

@@ -13,11 +13,12 @@
  * never wait behind the background copy's on another.
  *
  * A failed request is tried again (retries=, retry-delay=): a server away for a while only delays reads.
- * This is what nbdkit's retry filter did, but here it covers the network alone: with xz=yes the plugin
- * serves a multi-block .xz decompressed, a block at a time (xz-image.h), and a block that does not decode
- * fails its read at once rather than after every retry (and does not abort nbdkit, as its xz filter does).
+ * This is what nbdkit's retry filter did, but here it covers the network alone: a multi-block .xz (told by
+ * its first bytes, with xz=auto, whatever its name: a peer serves its decompressed copy under the .xz name)
+ * is served decompressed, a block at a time (xz-image.h), and a block that does not decode fails its read at
+ * once rather than after every retry (and does not abort nbdkit, as its xz filter does).
  *
- *   nbdkit /usr/lib/urlboot/nbdkit-urlboot-http-plugin.so url=URL [xz=yes] [cainfo=PEM]
+ *   nbdkit /usr/lib/urlboot/nbdkit-urlboot-http-plugin.so url=URL [xz=auto|yes|no] [cainfo=PEM]
  *          [protocols=http,https|https] [timeout=SECONDS] [retries=N] [retry-delay=SECONDS]
  */
 #define NBDKIT_API_VERSION 2
@@ -49,13 +50,14 @@
 static char *url, *cainfo, *protocols;
 static long timeout = 60;
 static uint32_t retries, retry_delay = 1;
-static int xz;
+static int xz_config = -1;      /* xz=yes (1), no (0), auto (-1): by the file's first bytes */
+static bool xz;                 /* decided when the file's size is known, before any read */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static CURL *pool[POOL_MAX];
 static size_t pool_n;
 static int64_t file_size = -1;  /* the file's size, once known */
-static XzImage image;           /* with xz=yes, once the file's size is known */
+static XzImage image;           /* an .xz's index, once the file's size is known */
 static BlockCache decoded = { .budget = DECODED_BYTES };         /* by the image's offsets */
 static BlockCache compressed = { .budget = COMPRESSED_BYTES };   /* by the file's offsets */
 
@@ -100,8 +102,8 @@ static int http_plugin_config(const char *key, const char *value) {
         if (strcmp(key, "retry-delay") == 0)
                 return nbdkit_parse_uint32_t("retry-delay", value, &retry_delay);
         if (strcmp(key, "xz") == 0) {
-                xz = nbdkit_parse_bool(value);
-                return xz < 0 ? -1 : 0;
+                xz_config = strcmp(value, "auto") == 0 ? -1 : nbdkit_parse_bool(value);
+                return xz_config == -1 && strcmp(value, "auto") != 0 ? -1 : 0;
         }
         if (!slot) {
                 nbdkit_error("unknown parameter '%s'", key);
@@ -279,14 +281,20 @@ static int fetch(void *buf, uint32_t count, uint64_t offset) {
         return fetch_from(buf, count, offset, total);
 }
 
-/* The file's size: the total of a 206 for its first byte (which also shows that ranges work). */
-static int probe_file_size(int64_t *ret) {
+/* The file's size: the total of a 206 for its first bytes (which also shows that ranges work), and
+ * whether they are an xz stream's header magic. */
+static int probe_file(int64_t *ret, bool *ret_xz) {
+        static const uint8_t magic[6] = { 0xfd, '7', 'z', 'X', 'Z', 0 };
+
         for (uint32_t attempt = 0;; attempt++) {
                 char error[ERROR_BUF_MIN * 2];
+                uint8_t head[sizeof magic];
                 Answer a;
 
-                if (get_range(NULL, 1, 0, &a, error, sizeof error) == 0) {
-                        if (a.first != 0 || a.last != 0 || a.total < 1 || a.got != 1) {
+                if (get_range(head, sizeof head, 0, &a, error, sizeof error) == 0) {
+                        /* a file shorter than the magic is answered with all it has */
+                        if (a.first != 0 || a.total < 1 || a.got != (size_t) MIN(a.total, (int64_t) sizeof head) ||
+                            a.last != a.got - 1) {
                                 nbdkit_error("%s: the first byte's answer claims bytes %" PRIu64 "-%" PRIu64 " of %"
                                              PRIi64 " with %zu bytes: not a usable range answer", url, a.first, a.last,
                                              a.total, a.got);
@@ -294,6 +302,7 @@ static int probe_file_size(int64_t *ret) {
                                 return -1;
                         }
                         *ret = a.total;
+                        *ret_xz = a.got == sizeof magic && memcmp(head, magic, sizeof magic) == 0;
                         return 0;
                 }
                 if (attempt >= retries) {
@@ -345,6 +354,7 @@ static int open_xz(int64_t fsize, XzImage *ret) {
 
 static void *http_plugin_open(int readonly) {
         XzImage x = {};
+        bool is_xz;
         int64_t s;
 
         pthread_mutex_lock(&lock);
@@ -353,10 +363,15 @@ static void *http_plugin_open(int readonly) {
         /* each connection until one succeeds */
         if (s >= 0)
                 return NBDKIT_HANDLE_NOT_NEEDED;
-        if (probe_file_size(&s) < 0 || (xz && open_xz(s, &x) < 0))
+        if (probe_file(&s, &is_xz) < 0)
+                return NULL;
+        if (xz_config >= 0)
+                is_xz = xz_config;
+        if (is_xz && open_xz(s, &x) < 0)
                 return NULL;
         pthread_mutex_lock(&lock);
         if (file_size < 0) {
+                xz = is_xz;
                 file_size = s;
                 image = x;
                 x = (XzImage) {};
@@ -465,7 +480,8 @@ static struct nbdkit_plugin plugin = {
                        "timeout=<SECONDS>    for one request (default 60)\n"
                        "retries=<N>          tries after a failed request (default 0)\n"
                        "retry-delay=<SEC>    between tries (default 1)\n"
-                       "xz=yes               the URL is a multi-block .xz: serve it decompressed",
+                       "xz=auto|yes|no       a multi-block .xz, served decompressed (auto: by its\n"
+                       "                     first bytes; the default)",
         .open = http_plugin_open,
         .get_size = http_plugin_get_size,
         .can_multi_conn = http_plugin_can_multi_conn,

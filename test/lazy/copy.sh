@@ -51,8 +51,13 @@ copy() {
 	mkdir -p "$mnt"
 	nbdfuse -r "$mnt" --unix "$sock" 2>> "$tmp/$name.log" & local f=$!
 	for _ in $(seq 200); do [ -e "$mnt/nbd" ] && break; sleep 0.05; done
-	timeout "${COPY_TIMEOUT:-120}" "$copyrun" "$mnt/nbd" "$tmp/$name.out" "$size" ${3:+"$tmp/srv/disk.raw"} ${3:+"$3"} \
-		> "$tmp/$name.result" 2>> "$tmp/$name.log"
+	if [ -n "${LAST_BLOCK:-}" ]; then       # only the image's last 4 KiB
+		timeout "${COPY_TIMEOUT:-120}" dd if="$mnt/nbd" of="$tmp/$name.out" bs=4096 skip=$((size / 4096 - 1)) \
+			count=1 status=none 2>> "$tmp/$name.log"
+	else
+		timeout "${COPY_TIMEOUT:-120}" "$copyrun" "$mnt/nbd" "$tmp/$name.out" "$size" ${3:+"$tmp/srv/disk.raw"} \
+			${3:+"$3"} > "$tmp/$name.result" 2>> "$tmp/$name.log"
+	fi
 	local rc=$?
 	# nbdfuse's connection first (nbdkit waits for its clients), then nbdkit
 	umount "$mnt" 2>/dev/null || umount -l "$mnt"
@@ -78,9 +83,14 @@ check "a pin the image does not carry: refused before anything is copied" '[ ! -
 copy "http://127.0.0.1:$port/disk.raw.xz" xz "$roothash"
 check "from a multi-block .xz (read in place by the plugin): byte for byte, zero blocks not fetched" \
 	'cmp -s "$tmp/xz.out" "$tmp/srv/disk.raw" && [ "$(field xz skipped)" -ge $((24 << 20)) ]'
+# a peer (urlboot-serve) serves its decompressed copy under the .xz name: told by the first bytes, not the name
+cp "$tmp/srv/disk.raw" "$tmp/srv/peer.raw.xz"
+copy "http://127.0.0.1:$port/peer.raw.xz" peer "$roothash"
+check "an uncompressed image under an .xz name (a peer's copy) is read as it is: byte for byte" \
+	'cmp -s "$tmp/peer.out" "$tmp/srv/disk.raw"'
 # nbdkit's own curl plugin asks for a byte past each block (1.32): against this server its last block waits
 t0=$(date +%s)
-CURL_PLUGIN=1 COPY_TIMEOUT=12 copy "http://127.0.0.1:$port/f=noclamp/disk.raw" noclamp-curl
+CURL_PLUGIN=1 LAST_BLOCK=1 COPY_TIMEOUT=12 copy "http://127.0.0.1:$port/f=noclamp/disk.raw" noclamp-curl
 t=$(( $(date +%s) - t0 ))
 check "a server that does not clamp ranges past the end stalls nbdkit's curl plugin (its last range reaches past the end; ${t} s)" \
 	'! cmp -s "$tmp/noclamp-curl.out" "$tmp/srv/disk.raw" && grep -q "noclamp: a range past the end" "$tmp/server.log"'
@@ -95,6 +105,6 @@ cp "$tmp/srv/disk.raw.xz" "$tmp/srv/tampered.raw.xz"
 printf '\x55' | dd of="$tmp/srv/tampered.raw.xz" bs=1 seek=$(( $(stat -c %s "$tmp/srv/tampered.raw.xz") / 2 )) conv=notrunc status=none
 copy "http://127.0.0.1:$port/tampered.raw.xz" tampered
 check "a tampered compressed block: that read fails with one line saying where, and nbdkit stays up (not nbdkit's xz filter's abort)" \
-	'[ ! -s "$tmp/tampered.result" ] && grep -q "copy-run: reading 1048576 bytes at" "$tmp/tampered.log" && grep -q "does not decode or fails its CRC64 check" "$tmp/tampered.log" && ! grep -q "Assertion" "$tmp/tampered.log"'
+	'[ ! -s "$tmp/tampered.result" ] && grep -qE "copy-run: reading [0-9]+ bytes at [0-9]+" "$tmp/tampered.log" && grep -q "does not decode or fails its CRC64 check" "$tmp/tampered.log" && ! grep -q "Assertion" "$tmp/tampered.log"'
 echo "1..$n"
 [ $failed -eq 0 ]

@@ -111,17 +111,14 @@ TEST(nbdkit_command) {
         free(line);
 
         s.url = "https://h/img.raw.xz#frag";
-        s.xz = nbdkit_url_is_xz(s.url);
         s.cainfo = "/run/urlboot/lazy/rootdisk.ca/ca.pem";
-        ASSERT_TRUE(s.xz);
         ASSERT_OK(nbdkit_command(&s, &argv));
         line = join(argv);
+        /* the plugin tells an .xz by its first bytes, not by its name: no option for it */
         ASSERT_TRUE(strstr(line, "--unix=/run/urlboot/lazy/rootdisk.sock /usr/lib/urlboot/nbdkit-urlboot-http-plugin.so "
-                                 "url=https://h/img.raw.xz#frag xz=yes timeout=60"));
+                                 "url=https://h/img.raw.xz#frag timeout=60"));
         ASSERT_TRUE(endswith(line, " protocols=https cainfo=/run/urlboot/lazy/rootdisk.ca/ca.pem"));
 
-        ASSERT_FALSE(nbdkit_url_is_xz("http://h/img.xz.raw"));
-        ASSERT_FALSE(nbdkit_url_is_xz("http://h/"));
         s.url = "http://h/a b.raw";
         ASSERT_EQ(nbdkit_command(&s, &argv), -EINVAL);
         s.url = "http://h/a\nb.raw";
