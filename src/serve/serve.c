@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlboot-serve: a booted machine serves its boot to the next (systemd's storagetm idea, over HTTP): the UKI it
+ * booted, the boot manager, the images its pull expressions pulled, and disks it is told to, read-only.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <systemd/sd-daemon.h>
+#include <time.h>
+
+#include "boot-origin.h"
+#include "catalog.h"
+#include "client-allow.h"
+#include "exit-status.h"
+#include "fileio.h"
+#include "http-source.h"
+#include "log.h"
+#include "macro.h"
+#include "parse-size.h"
+#include "serve-http.h"
+#include "socket-address.h"
+#include "string-util.h"
+
+#define LISTEN_MAX 8
+#define ALLOW_MAX 64
+#define REFRESH_SECONDS 5
+
+typedef struct Args {
+        SocketAddress listen[LISTEN_MAX];
+        size_t n_listen;
+        ClientNetwork allow[ALLOW_MAX];
+        size_t n_allow;
+        const char *tls_cert, *tls_key;
+        ServeLimits limits;
+        CatalogOptions catalog;
+        char *run_dir;
+} Args;
+
+static void help(void) {
+        printf("Usage: urlboot-serve --listen=ADDRESS:PORT --allow=NETWORK [OPTIONS]\n"
+               "\n"
+               "Serve this machine's boot to other machines over HTTP(S), read-only: the UKI it booted (as it\n"
+               "booted), the boot manager, the images its pull expressions pulled, each at the URL path it came\n"
+               "from, so that a machine booting through this one needs no change to its UKI. And disks, when told.\n"
+               "\n"
+               "  --listen=ADDRESS:PORT  where to listen (repeatable; no default: never every interface)\n"
+               "  --allow=NETWORK        clients that may connect: 10.0.3.0/24, fd00::/8, a host, or \"any\"\n"
+               "                         (repeatable; no default: every other client is refused)\n"
+               "  --tls-cert=FILE        HTTPS with this certificate (PEM) and --tls-key=FILE; without, HTTP\n"
+               "  --tls-key=FILE         its private key (PEM)\n"
+               "  --boot-manager=FILE    the boot manager to serve at LoaderDeviceURL's path\n"
+               "  --disk=FILE[=PATH]     serve a disk or image file read-only at PATH (default /disk/NAME)\n"
+               "  --no-boot              serve only the --disk= ones, not this machine's boot\n"
+               "  --max-connections=N    connections in all (default %u)\n"
+               "  --per-client=N         connections from one address (default %u)\n"
+               "  --idle-timeout=SEC     close a connection silent this long (default %u)\n"
+               "  --max-seconds=SEC      stop an answer that takes longer (default 0: no limit)\n"
+               "  --rate=BYTES           one answer's bytes per second, with K, M, G (default 0: no limit)\n"
+               "  --run-dir=DIR          where /run's files are (default /run)\n"
+               "  -h --help              this help\n"
+               "     --version           print the version\n",
+               64U, 8U, 30U);
+}
+
+static int parse_unsigned(const char *opt, const char *v, unsigned max, unsigned *ret) {
+        char *end;
+        unsigned long u;
+
+        errno = 0;
+        u = strtoul(v, &end, 10);
+        if (errno || *end || !*v || *v == '-' || u > max) {
+                log_error("--%s= takes a number from 0 to %u, not '%s'.", opt, max, v);
+                return -EINVAL;
+        }
+        *ret = (unsigned) u;
+        return 0;
+}
+
+static int parse_args(int argc, char *argv[], Args *a) {
+        enum { ARG_LISTEN = 0x100, ARG_ALLOW, ARG_TLS_CERT, ARG_TLS_KEY, ARG_BOOT_MANAGER, ARG_DISK, ARG_NO_BOOT,
+               ARG_MAX_CONNECTIONS, ARG_PER_CLIENT, ARG_IDLE_TIMEOUT, ARG_MAX_SECONDS, ARG_RATE, ARG_RUN_DIR,
+               ARG_VERSION };
+        static const struct option options[] = {
+                { "listen", required_argument, NULL, ARG_LISTEN },
+                { "allow", required_argument, NULL, ARG_ALLOW },
+                { "tls-cert", required_argument, NULL, ARG_TLS_CERT },
+                { "tls-key", required_argument, NULL, ARG_TLS_KEY },
+                { "boot-manager", required_argument, NULL, ARG_BOOT_MANAGER },
+                { "disk", required_argument, NULL, ARG_DISK },
+                { "no-boot", no_argument, NULL, ARG_NO_BOOT },
+                { "max-connections", required_argument, NULL, ARG_MAX_CONNECTIONS },
+                { "per-client", required_argument, NULL, ARG_PER_CLIENT },
+                { "idle-timeout", required_argument, NULL, ARG_IDLE_TIMEOUT },
+                { "max-seconds", required_argument, NULL, ARG_MAX_SECONDS },
+                { "rate", required_argument, NULL, ARG_RATE },
+                { "run-dir", required_argument, NULL, ARG_RUN_DIR },
+                { "help", no_argument, NULL, 'h' },
+                { "version", no_argument, NULL, ARG_VERSION },
+                {},
+        };
+        int c, r;
+
+        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+                switch (c) {
+                case ARG_LISTEN:
+                        if (a->n_listen >= LISTEN_MAX || socket_address_parse(optarg, 0, &a->listen[a->n_listen]) < 0) {
+                                log_error("--listen= takes ADDRESS:PORT ([ADDRESS]:PORT for IPv6; at most %d), not '%s'.",
+                                          LISTEN_MAX, optarg);
+                                return -EINVAL;
+                        }
+                        a->n_listen++;
+                        break;
+                case ARG_ALLOW:
+                        r = a->n_allow + 2 <= ALLOW_MAX ? client_network_parse(optarg, a->allow + a->n_allow) : -E2BIG;
+                        if (r < 0) {
+                                log_error("--allow= takes a network (10.0.3.0/24, fd00::/8), an address or \"any\", not '%s'.",
+                                          optarg);
+                                return -EINVAL;
+                        }
+                        a->n_allow += (size_t) r;
+                        break;
+                case ARG_TLS_CERT:
+                        a->tls_cert = optarg;
+                        break;
+                case ARG_TLS_KEY:
+                        a->tls_key = optarg;
+                        break;
+                case ARG_BOOT_MANAGER:
+                        a->catalog.boot_manager = optarg;
+                        break;
+                case ARG_DISK:
+                        if (strv_extend(&a->catalog.disks, optarg) < 0)
+                                return log_oom();
+                        break;
+                case ARG_NO_BOOT:
+                        a->catalog.boot = false;
+                        break;
+                case ARG_MAX_CONNECTIONS:
+                        if (parse_unsigned("max-connections", optarg, 4096, &a->limits.max_connections) < 0)
+                                return -EINVAL;
+                        break;
+                case ARG_PER_CLIENT:
+                        if (parse_unsigned("per-client", optarg, 4096, &a->limits.per_client) < 0)
+                                return -EINVAL;
+                        break;
+                case ARG_IDLE_TIMEOUT:
+                        if (parse_unsigned("idle-timeout", optarg, 86400, &a->limits.idle_timeout) < 0)
+                                return -EINVAL;
+                        break;
+                case ARG_MAX_SECONDS:
+                        if (parse_unsigned("max-seconds", optarg, 864000, &a->limits.max_seconds) < 0)
+                                return -EINVAL;
+                        break;
+                case ARG_RATE:
+                        if (parse_size(optarg, &a->limits.rate) < 0) {
+                                log_error("--rate= takes bytes per second (with K, M, G), not '%s'.", optarg);
+                                return -EINVAL;
+                        }
+                        break;
+                case ARG_RUN_DIR:
+                        free(a->run_dir);
+                        a->run_dir = strdup(optarg);
+                        if (!a->run_dir)
+                                return log_oom();
+                        break;
+                case 'h':
+                        help();
+                        return 0;
+                case ARG_VERSION:
+                        printf("urlboot-serve " URLBOOT_VERSION "\n");
+                        return 0;
+                default:
+                        return -EINVAL;
+                }
+        if (optind < argc) {
+                log_error("urlboot-serve takes no arguments, only options ('%s'; see --help).", argv[optind]);
+                return -EINVAL;
+        }
+        if (a->n_listen == 0 || a->n_allow == 0) {
+                log_error("Say where to listen (--listen=ADDRESS:PORT) and whom to serve (--allow=NETWORK): "
+                          "urlboot-serve has no default for either.");
+                return -EINVAL;
+        }
+        if (!a->tls_cert != !a->tls_key) {
+                log_error("--tls-cert= and --tls-key= go together.");
+                return -EINVAL;
+        }
+        if (!a->catalog.boot && !a->catalog.disks) {
+                log_error("--no-boot and no --disk=: nothing to serve.");
+                return -EINVAL;
+        }
+        return 1;
+}
+
+static char *run_path(const Args *a, const char *sub) {
+        char *s = NULL;
+
+        return asprintf(&s, "%s/%s", a->run_dir ?: "/run", sub) < 0 ? NULL : s;
+}
+
+/* Until SIGTERM or SIGINT; meanwhile what was not ready (a lazy copy) is looked at again. */
+static void wait_for_signal(Catalog *catalog, const CatalogOptions *o) {
+        sigset_t set;
+
+        sigemptyset(&set);
+        sigaddset(&set, SIGTERM);
+        sigaddset(&set, SIGINT);
+        for (;;) {
+                int s = sigtimedwait(&set, NULL, &(struct timespec) { .tv_sec = REFRESH_SECONDS });
+
+                if (s == SIGTERM || s == SIGINT)
+                        return;
+                catalog_refresh(catalog, o);
+        }
+}
+
+int main(int argc, char *argv[]) {
+        Args a = {
+                .limits = { .max_connections = 64, .per_client = 8, .idle_timeout = 30 },
+                .catalog = { .boot = true },
+        };
+        _cleanup_free_ char *cert = NULL, *key = NULL, *cache = NULL, *machines = NULL, *keep = NULL, *lazy = NULL;
+        HttpServer *servers[LISTEN_MAX] = {};
+        BootOrigin origin = {};
+        Catalog catalog = {};
+        sigset_t set;
+        int r;
+
+        log_set_program("urlboot-serve");
+        r = parse_args(argc, argv, &a);
+        if (r <= 0)
+                return r < 0 ? EXIT_USAGE : EXIT_SUCCESS;
+        if ((a.tls_cert && read_full_file(a.tls_cert, 1 << 20, &cert, NULL) < 0) ||
+            (a.tls_key && read_full_file(a.tls_key, 1 << 20, &key, NULL) < 0)) {
+                log_error("Cannot read %s: give a PEM certificate and its key.", cert ? a.tls_key : a.tls_cert);
+                return EXIT_FAILURE;
+        }
+        cache = run_path(&a, "urlboot-serve");
+        machines = run_path(&a, "machines");
+        keep = run_path(&a, "urlboot/downloads");
+        lazy = run_path(&a, "urlboot/lazy");
+        if (!cache || !machines || !keep || !lazy || http_global_init() < 0)
+                return log_oom(), EXIT_FAILURE;
+        a.catalog.cache_dir = cache;
+        a.catalog.machines_dir = machines;
+        a.catalog.keep_dir = keep;
+        a.catalog.lazy_dir = lazy;
+
+        (void) boot_origin_load(&origin);
+        r = catalog_build(&catalog, &a.catalog, &origin);
+        if (r < 0)
+                return EXIT_FAILURE;
+        if (r == 0)
+                log_warning("Nothing to serve yet: every request is answered 404.");
+
+        /* the signals are for sigtimedwait() above, not for the server's threads */
+        sigemptyset(&set);
+        sigaddset(&set, SIGTERM);
+        sigaddset(&set, SIGINT);
+        sigprocmask(SIG_BLOCK, &set, NULL);
+        signal(SIGPIPE, SIG_IGN);
+        for (size_t i = 0; i < a.n_listen; i++) {
+                ServeConfig config = {
+                        .listen_size = a.listen[i].len,
+                        .tls_cert_pem = cert,
+                        .tls_key_pem = key,
+                        .allow = a.allow,
+                        .n_allow = a.n_allow,
+                        .limits = a.limits,
+                        .catalog = &catalog,
+                };
+                char where[SOCKET_ADDRESS_STRING_MAX];
+
+                memcpy(&config.listen, &a.listen[i].sa, a.listen[i].len);
+                socket_address_format(&a.listen[i], where, sizeof where);
+                r = serve_http_start(&config, &servers[i]);
+                if (r < 0) {
+                        log_error("Cannot listen on %s (in use, or not an address of this machine?).", where);
+                        goto finish;
+                }
+                log_info("Listening on %s (%s).", where, cert ? "https" : "http");
+        }
+        (void) sd_notifyf(false, "READY=1\nSTATUS=Serving %zu resources", catalog.n);
+        wait_for_signal(&catalog, &a.catalog);
+        (void) sd_notify(false, "STOPPING=1");
+        r = 0;
+finish:
+        for (size_t i = 0; i < a.n_listen; i++)
+                serve_http_stop(servers[i]);
+        catalog_done(&catalog);
+        boot_origin_done(&origin);
+        strv_free(a.catalog.disks);
+        free(a.run_dir);
+        return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
