@@ -26,14 +26,23 @@ static char *variable(const char *name, const char *vendor) {
         return efi_get_variable_string(name, vendor, &s) >= 0 ? s : NULL;
 }
 
+/* The boot manager writes the digest as 64 ASCII hex digits (not UTF-16, as the loader's strings are). */
+static char *digest_variable(void) {
+        _cleanup_free_ char *data = NULL;
+        size_t n = 0;
+
+        if (efi_get_variable(URLBOOT_VAR_IMAGE_SHA256, EFI_VENDOR_URLBOOT_STR, NULL, (void **) &data, &n) < 0 ||
+            n != 64 || strspn(data, "0123456789abcdef") < 64)
+                return NULL;    /* none, or not a digest: as if none was recorded */
+        return strndup(data, 64);
+}
+
 int boot_origin_load(BootOrigin *o) {
         *o = (BootOrigin) {
                 .loader_url = variable("LoaderDeviceURL", EFI_VENDOR_LOADER_STR),
                 .stub_url = variable("StubDeviceURL", EFI_VENDOR_LOADER_STR),
-                .uki_sha256 = variable(URLBOOT_VAR_IMAGE_SHA256, EFI_VENDOR_URLBOOT_STR),
+                .uki_sha256 = digest_variable(),
         };
-        if (o->uki_sha256 && (strlen(o->uki_sha256) != 64 || strspn(o->uki_sha256, "0123456789abcdef") != 64))
-                o->uki_sha256 = mfree(o->uki_sha256);   /* not a digest: as if none was recorded */
         return 0;
 }
 

@@ -219,6 +219,11 @@ static void wait_for_signal(Catalog *catalog, const CatalogOptions *o) {
         }
 }
 
+static void args_done(Args *a) {
+        a->catalog.disks = strv_free(a->catalog.disks);
+        a->run_dir = mfree(a->run_dir);
+}
+
 int main(int argc, char *argv[]) {
         Args a = {
                 .limits = { .max_connections = 64, .per_client = 8, .idle_timeout = 30 },
@@ -233,19 +238,24 @@ int main(int argc, char *argv[]) {
 
         log_set_program("urlboot-serve");
         r = parse_args(argc, argv, &a);
-        if (r <= 0)
+        if (r <= 0) {
+                args_done(&a);
                 return r < 0 ? EXIT_USAGE : EXIT_SUCCESS;
+        }
         if ((a.tls_cert && read_full_file(a.tls_cert, 1 << 20, &cert, NULL) < 0) ||
             (a.tls_key && read_full_file(a.tls_key, 1 << 20, &key, NULL) < 0)) {
                 log_error("Cannot read %s: give a PEM certificate and its key.", cert ? a.tls_key : a.tls_cert);
+                args_done(&a);
                 return EXIT_FAILURE;
         }
         cache = run_path(&a, "urlboot-serve");
         machines = run_path(&a, "machines");
         keep = run_path(&a, "urlboot/downloads");
         lazy = run_path(&a, "urlboot/lazy");
-        if (!cache || !machines || !keep || !lazy || http_global_init() < 0)
-                return log_oom(), EXIT_FAILURE;
+        if (!cache || !machines || !keep || !lazy || http_global_init() < 0) {
+                r = log_oom();
+                goto finish;
+        }
         a.catalog.cache_dir = cache;
         a.catalog.machines_dir = machines;
         a.catalog.keep_dir = keep;
@@ -254,7 +264,7 @@ int main(int argc, char *argv[]) {
         (void) boot_origin_load(&origin);
         r = catalog_build(&catalog, &a.catalog, &origin);
         if (r < 0)
-                return EXIT_FAILURE;
+                goto finish;
         if (r == 0)
                 log_warning("Nothing to serve yet: every request is answered 404.");
 
@@ -294,7 +304,6 @@ finish:
                 serve_http_stop(servers[i]);
         catalog_done(&catalog);
         boot_origin_done(&origin);
-        strv_free(a.catalog.disks);
-        free(a.run_dir);
+        args_done(&a);
         return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -359,4 +359,5 @@ def main():
     return bench(build, src, [int(n) for n in sys.argv[4:]] or [16, 64])
 
 
-sys.exit(main())
+if __name__ == '__main__':     # storm.py imports the namespaces and nginx from here
+    sys.exit(main())

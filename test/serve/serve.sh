@@ -183,7 +183,9 @@ head -c 800000 /dev/urandom > "$tmp/run/machines/lazydisk.raw"
 printf 'NAME=lazydisk\nPHASE=copying\n' > "$tmp/run/urlboot/lazy/lazydisk.state"
 ev LoaderDeviceURL $loader "$origin/boot/urlbootx64.efi"
 ev StubDeviceURL $loader "$origin/boot/uki.efi"
-ev UrlbootImageSHA256 $urlboot "$(sha256sum "$tmp/srv/boot/uki.efi" | cut -d' ' -f1)"
+# the boot manager writes the digest as ASCII hex, not UTF-16
+{ printf '\006\000\000\000'; sha256sum "$tmp/srv/boot/uki.efi" | cut -c1-64 | tr -d '\n'; } \
+	> "$tmp/efivars/UrlbootImageSHA256-$urlboot"
 cmdline="rd.systemd.pull=raw,machine,blockdev,serve,bootorigin:rootdisk:image.raw.zst rd.urlboot.pull=raw,machine,blockdev,lazy,bootorigin:lazydisk:lazy.raw.xz roothash=00 rd.systemd.pull=raw,machine,bootorigin:plain:plain.raw.zst"
 URLBOOT_EFIVARFS=$tmp/efivars SYSTEMD_PROC_CMDLINE=$cmdline start boot --listen=127.0.0.1:8095 --allow=any \
 	--run-dir="$tmp/run" --boot-manager="$tmp/srv/boot/urlbootx64.efi"

@@ -9,6 +9,7 @@ beside the log (LOG without .log, plus .timeline.json) and the timeline to the e
   boot.py --srv DIR --bootfile PATH --log FILE [--timeout SEC] [--expect REGEX] [--fail REGEX]
           [--vars FILE] [--smbios STRING]... [--memory MiB] [--drive SERIAL=FILE]... [--tpm]
           [--server-log FILE] [--nginx PKI-DIR] [--fw-cacerts FILE] [--vars-in-place] [--ms-keys] [--watchdog]
+          [--no-server] [--hostfwd HOSTPORT:GUESTPORT]...
 
 --bootfile may be a whole URL (https://10.0.2.2:8443/... with --nginx, test/http/nginx.py's ports).
 """
@@ -19,6 +20,7 @@ import re
 import select
 import socket
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -171,16 +173,24 @@ def main():
                     help='use --vars itself, not a copy: what the firmware and the OS write stays for the next boot')
     ap.add_argument('--watchdog', action='store_true',
                     help='an Intel 6300ESB watchdog (i6300esb, as libvirt gives VMs): when it expires the VM resets')
+    ap.add_argument('--no-server', action='store_true',
+                    help='start no HTTP server: one is running on port 8080 already, or another VM serves')
+    ap.add_argument('--hostfwd', action='append', default=[], metavar='HOSTPORT:GUESTPORT',
+                    help="127.0.0.1:HOSTPORT on the host reaches the VM's GUESTPORT (QEMU's user network)")
     ap.add_argument('--ms-keys', action='store_true',
                     help="with --secure-boot: Microsoft's keys (OVMF_VARS_4M.ms.fd), as a stock machine has")
     args = ap.parse_args()
+    # SIGTERM (a harness stopping a VM it keeps running, e.g. a peer that serves) ends like a timeout: the
+    # finally below stops QEMU and the rest
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
     tmp = tempfile.mkdtemp(prefix='urlboot-boot.')
     server = qemu = swtpm = nginx = None
     result = {'ok': False, 'milestones': {}, 'log': args.log}
     try:
-        server = start_server(top, args.srv, tmp, args.server_log)
+        if not args.no_server:
+            server = start_server(top, args.srv, tmp, args.server_log)
         if args.nginx:
             sys.path.insert(0, os.path.join(top, 'test/http'))
             import nginx as nginx_server
@@ -195,6 +205,9 @@ def main():
             vars_file = os.path.join(tmp, 'vars.fd')
             shutil.copy(args.vars or default_vars, vars_file)
         netdev = 'user,id=n0,ipv6=off'
+        for f in args.hostfwd:
+            host_port, guest_port = f.split(':')
+            netdev += f',hostfwd=tcp:127.0.0.1:{host_port}-:{guest_port}'
         if args.bootfile and re.match(r'^https?://', args.bootfile):
             netdev += f',bootfile={args.bootfile}'
         elif args.bootfile:
