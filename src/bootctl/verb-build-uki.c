@@ -41,12 +41,20 @@ static int load(const char *path, const char *what, Input *ret) {
         return 0;
 }
 
-/* TEXT, or @FILE; NULL leaves ret empty. */
+/* TEXT, or @FILE; NULL or an empty one leaves ret empty: a section of size 0 is refused by shim
+ * ("Unsupported"), and the stub measures no .cmdline the same as an empty one. */
 static int load_cmdline(const char *arg, Input *ret) {
         if (!arg)
                 return 0;
-        if (arg[0] == '@')
-                return load(arg + 1, "command line file", ret);
+        if (arg[0] == '@') {
+                int r = load(arg + 1, "command line file", ret);
+
+                if (r >= 0 && ret->size == 0)
+                        ret->data = mfree(ret->data);
+                return r;
+        }
+        if (!arg[0])
+                return 0;
         ret->data = strdup(arg);
         if (!ret->data)
                 return log_oom();
@@ -232,10 +240,17 @@ static int inputs_load(const BuildUkiArgs *a, UkiInputs *in) {
             (a->sbat && (r = load(a->sbat, "SBAT file", &in->sbat)) < 0) ||
             (a->ucode && (r = load(a->ucode, "microcode archive", &in->ucode)) < 0))
                 return r;
-        for (size_t i = 0; i < a->n_profiles; i++)
+        for (size_t i = 0; i < a->n_profiles; i++) {
                 if ((r = load(a->profiles[i], "profile", &in->profiles[i])) < 0 ||
                     (r = load_cmdline(a->profile_cmdlines[i], &in->profile_cmdlines[i])) < 0)
                         return r;
+                /* Without its own .cmdline a profile inherits the base's: an empty one cannot be said. */
+                if (a->profile_cmdlines[i] && !in->profile_cmdlines[i].data && in->cmdline.data)
+                        return log_error_errno(EINVAL, "--profile-cmdline=%s for profile %zu is empty, which a UKI cannot "
+                                               "carry (a section of size 0) while the base has a command line: give "
+                                               "the profile a command line or leave the base's empty too.",
+                                               a->profile_cmdlines[i], i);
+        }
         return load_initrds(a, &in->initrd);
 }
 
