@@ -4,6 +4,7 @@
  * The events of a boot through the stub, hashed into virtual PCRs.
  */
 #include <assert.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,7 +193,7 @@ int pcr_predict(const PredictInput *in, Prediction *ret) {
         assert(in);
         assert(ret);
 
-        if (in->profile >= 0 && asprintf(&composed, "@%d%s%s", in->profile, in->options ? " " : "",
+        if (in->profile >= 0 && asprintf(&composed, "@%" PRId64 "%s%s", in->profile, in->options ? " " : "",
                                          in->options ?: "") < 0)
                 return -ENOMEM;
         r = to_utf16(composed ?: in->options, &options, &n_options);

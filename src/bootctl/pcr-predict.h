@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "pcr-state.h"
 
@@ -22,7 +23,7 @@ typedef struct PredictInput {
         const void *uki;        /* NULL: no UKI (a Type #1 "linux" entry: only the boot manager measures) */
         size_t uki_size;
         const char *options;    /* the load options the stub is given (may start with "@N"), UTF-8 */
-        int profile;            /* >= 0: "@N" put before the options */
+        int64_t profile;        /* >= 0: "@N" put before the options (N up to UINT32_MAX) */
         const char *smbios_extra;
         bool boot_manager;      /* a boot manager passed the options and measured them first */
         bool secure_boot;

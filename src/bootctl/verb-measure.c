@@ -35,7 +35,7 @@
 typedef struct Args {
         const char *uki;
         const char *options;            /* load options, possibly "@N ..." */
-        int profile;                    /* --profile=, -1 when not given */
+        int64_t profile;                /* --profile=, -1 when not given */
         const char *smbios_extra;
         const char *esp;                /* an ESP tree to pick credentials and extensions up from */
         const char *uki_path;           /* the UKI's path in it */
@@ -283,9 +283,11 @@ static int parse_argv(int argc, char *argv[], Args *a) {
                 switch (c) {
                 case ARG_PROFILE:
                         errno = 0;
-                        a->profile = (int) strtol(optarg, &end, 10);
-                        if (errno || *end || a->profile < 0 || end == optarg)
-                                return log_usage_error("--profile= takes a number, not '%s'.", optarg);
+                        a->profile = strtoll(optarg, &end, 10);
+                        /* as the stub reads "@N": 0..UINT32_MAX, the last one meaning the base sections alone */
+                        if (errno || *end || end == optarg || a->profile < 0 || a->profile > UINT32_MAX)
+                                return log_usage_error("--profile= takes a number from 0 to 4294967295, not '%s'.",
+                                                       optarg);
                         break;
                 case ARG_OPTIONS:
                         a->options = optarg;

@@ -6,7 +6,7 @@ build=$(realpath "$1") src=$(realpath "$2")
 ctl=$build/src/bootctl/urlbootctl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..25"
+echo "1..26"
 
 esp=$tmp/esp
 mkdir -p "$esp/loader/entries" "$esp/EFI/Linux" "$tmp/smbios/11-0" "$tmp/efivars"
@@ -150,4 +150,8 @@ check "build-uki --cmdline=@EMPTY writes no .cmdline section" \
 	--profile=/dev/null --profile-cmdline=@/dev/null --output="$tmp/empty2.efi" 2>"$tmp/err"; rc=$?
 check "an empty profile command line beside the base's is refused with one line" \
 	"[ $rc != 0 ] && [ \$(wc -l <'$tmp/err') = 1 ] && grep -q 'is empty' '$tmp/err' && [ ! -e '$tmp/empty2.efi' ]"
+m1=$("$ctl" measure --json --profile=4294967295 "$tmp/empty.efi" 2>&1); m2=$("$ctl" measure --json --options=@4294967295 "$tmp/empty.efi" 2>&1)
+"$ctl" measure --profile=4294967296 "$tmp/empty.efi" >/dev/null 2>&1; rc=$?
+check "measure --profile= takes up to 4294967295 (the base sections alone), as '@N' in the options does" \
+	"[ -n '$m1' ] && [ '$m1' = '$m2' ] && [ $rc = 2 ]"
 tap_exit
