@@ -21,6 +21,7 @@
 #include "exit-status.h"
 #include "log.h"
 #include "macro.h"
+#include "path-util.h"
 #include "pcr-predict.h"
 #include "string-util.h"
 #include "stub-sidecar.h"
@@ -62,11 +63,6 @@ static void files_done(Files *f) {
                 free((void *) f->files[i].data);
         }
         free(f->files);
-}
-
-static void closedirp(DIR **d) {
-        if (*d)
-                (void) closedir(*d);
 }
 
 /* Reads a file the stub would pick up from dir (NULL: beside the UKI); refuses one it would not. */
@@ -113,11 +109,12 @@ static int add_esp_dir(Files *f, const char *esp, const char *esp_dir, const cha
         struct dirent *de;
         int r;
 
-        if (asprintf(&host, "%s/%s", esp, esp_dir[0] == '\\' || esp_dir[0] == '/' ? esp_dir + 1 : esp_dir) < 0)
-                return log_oom();
-        for (char *c = host; *c; c++)
-                if (*c == '\\')
-                        *c = '/';
+        /* an ESP is FAT: its names match whatever their case, also on a host copy */
+        r = path_join_caseless(esp, esp_dir, &host);
+        if (r == -ENOENT)
+                return 0;
+        if (r < 0)
+                return log_error_errno(r, "Failed to look for %s in %s: %m", esp_dir, esp);
         d = opendir(host);
         if (!d)
                 return errno == ENOENT ? 0 : log_error_errno(errno, "Failed to open %s: %m", host);

@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -28,6 +29,11 @@ static inline void closep(int *fd) {
 static inline void fclosep(FILE **f) {
         if (*f)
                 (void) fclose(*f);
+}
+
+static inline void closedirp(DIR **d) {
+        if (*d)
+                (void) closedir(*d);
 }
 
 #define _cleanup_free_ _cleanup_(freep)

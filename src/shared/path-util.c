@@ -8,7 +8,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
+#include "macro.h"
 #include "path-util.h"
 #include "string-util.h"
 
@@ -160,5 +163,52 @@ int path_extract_directory(const char *p, char **ret) {
         if (!c)
                 return -ENOMEM;
         *ret = c;
+        return 0;
+}
+
+/* The entry of dir equal to name but for case, or -ENOENT. */
+static int find_caseless(const char *dir, const char *name, char **ret) {
+        _cleanup_(closedirp) DIR *d = opendir(dir);
+        struct dirent *de;
+
+        if (!d)
+                return -errno;
+        while ((de = readdir(d)))
+                if (strcasecmp(de->d_name, name) == 0) {
+                        *ret = path_join(dir, de->d_name);
+                        return *ret ? 0 : -ENOMEM;
+                }
+        return -ENOENT;
+}
+
+int path_join_caseless(const char *root, const char *rel, char **ret) {
+        _cleanup_free_ char *copy = strdup(rel), *at = strdup(root);
+        char *save = NULL;
+
+        assert(root);
+        assert(rel);
+        assert(ret);
+
+        if (!copy || !at)
+                return -ENOMEM;
+        for (char *c = copy; *c; c++)
+                if (*c == '\\')
+                        *c = '/';
+        for (char *name = strtok_r(copy, "/", &save); name; name = strtok_r(NULL, "/", &save)) {
+                char *next = path_join(at, name);
+                int r;
+
+                if (!next)
+                        return -ENOMEM;
+                if (access(next, F_OK) < 0) {
+                        free(next);
+                        r = find_caseless(at, name, &next);
+                        if (r < 0)
+                                return r;
+                }
+                free(at);
+                at = next;
+        }
+        *ret = TAKE_PTR(at);
         return 0;
 }

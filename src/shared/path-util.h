@@ -31,3 +31,8 @@ int path_extract_filename(const char *p, char **ret);
 
 /** Newly allocated directory part of p ("." when there is none). */
 int path_extract_directory(const char *p, char **ret);
+
+/** root + rel, each component of rel matched case-insensitively against what exists (as FAT, an ESP's file
+ *  system, does; a host copy of an ESP is often on a case-sensitive one): an exact match first, then the first
+ *  entry equal but for case. rel may use '\' as EFI paths do. -ENOENT when a component is missing. */
+int path_join_caseless(const char *root, const char *rel, char **ret);

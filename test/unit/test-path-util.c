@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Tests for path helpers. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "path-util.h"
 #include "tests.h"
@@ -83,4 +86,32 @@ TEST(join_and_extract) {
         ASSERT_STREQ(p, ".");
         free(p);
         ASSERT_EQ(path_extract_filename("", &p), -EINVAL);
+}
+
+/* A host copy of a FAT ESP: EFI/Linux written in another case than the EFI path says. */
+TEST(join_caseless) {
+        char dir[] = "/tmp/test-path-util-XXXXXX", sub[256], *p;
+
+        ASSERT_TRUE(mkdtemp(dir) != NULL);
+        snprintf(sub, sizeof sub, "%s/efi", dir);
+        ASSERT_OK(mkdir(sub, 0755));
+        snprintf(sub, sizeof sub, "%s/efi/LINUX", dir);
+        ASSERT_OK(mkdir(sub, 0755));
+        snprintf(sub, sizeof sub, "%s/efi/LINUX/uki.efi.extra.d", dir);
+        ASSERT_OK(mkdir(sub, 0755));
+
+        ASSERT_OK(path_join_caseless(dir, "\\EFI\\Linux\\UKI.efi.extra.d", &p));
+        ASSERT_STREQ(p, sub);
+        free(p);
+        ASSERT_OK(path_join_caseless(dir, "/efi/LINUX/uki.efi.extra.d/", &p));
+        ASSERT_STREQ(p, sub);
+        free(p);
+        ASSERT_EQ(path_join_caseless(dir, "\\EFI\\Linux\\other.efi.extra.d", &p), -ENOENT);
+
+        ASSERT_OK(rmdir(sub));
+        snprintf(sub, sizeof sub, "%s/efi/LINUX", dir);
+        ASSERT_OK(rmdir(sub));
+        snprintf(sub, sizeof sub, "%s/efi", dir);
+        ASSERT_OK(rmdir(sub));
+        ASSERT_OK(rmdir(dir));
 }
