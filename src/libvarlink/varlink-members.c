@@ -14,14 +14,18 @@
 #include "string-util.h"
 #include "varlink-members.h"
 
-typedef struct Scan {
-        const char *p, *end;
-} Scan;
-
 typedef struct Names {
         char **v;
         size_t n, allocated;
 } Names;
+
+typedef struct Scan {
+        const char *p, *end;
+        Names flags;            /* the message's members "oneway" and "more", which may come twice */
+        bool flag_set;          /* one of them was true */
+        bool flag_refused;      /* one came after that, or was no boolean: sd-varlink ends the connection */
+} Scan;
+
 
 static void names_done(Names *n) {
         for (size_t i = 0; i < n->n; i++)
@@ -101,6 +105,31 @@ static int scan_string(Scan *s, char **ret) {
 
 static int skip_value(Scan *s, unsigned depth);
 
+/* Takes *name over. */
+static int names_add(Names *names, char **name) {
+        if (names->n >= names->allocated) {
+                size_t a = MAX(names->allocated * 2, (size_t) 8);
+                char **v = realloc(names->v, a * sizeof(char *));
+
+                if (!v)
+                        return -ENOMEM;
+                names->v = v, names->allocated = a;
+        }
+        names->v[names->n++] = TAKE_PTR(*name);
+        return 0;
+}
+
+/* A message member "oneway" or "more" at s->p, as sd-varlink judges them in order: each must be a
+ * boolean, and none may follow one that was true. */
+static void scan_call_flag(Scan *s) {
+        bool is_true = (size_t) (s->end - s->p) >= 4 && strncmp(s->p, "true", 4) == 0;
+        bool is_false = (size_t) (s->end - s->p) >= 5 && strncmp(s->p, "false", 5) == 0;
+
+        if (s->flag_set || (!is_true && !is_false))
+                s->flag_refused = true;
+        s->flag_set = s->flag_set || is_true;
+}
+
 /* The members of the object at s->p: their names into names (when given), each value skipped, except
  * that of a member "parameters" when parameters is given: its members' names go there. */
 static int scan_object(Scan *s, unsigned depth, Names *names, Names *parameters) {
@@ -128,21 +157,16 @@ static int scan_object(Scan *s, unsigned depth, Names *names, Names *parameters)
                 skip_space(s);
                 if (name && parameters && streq(name, "parameters") && s->p < s->end && *s->p == '{')
                         r = scan_object(s, depth + 1, parameters, NULL);
-                else
-                        r = skip_value(s, depth + 1);
-                if (r >= 0 && name) {
-                        if (names->n >= names->allocated) {
-                                size_t a = MAX(names->allocated * 2, (size_t) 8);
-                                char **v = realloc(names->v, a * sizeof(char *));
-
-                                if (!v)
-                                        r = -ENOMEM;
-                                else
-                                        names->v = v, names->allocated = a;
-                        }
+                else if (name && parameters && (streq(name, "oneway") || streq(name, "more"))) {
+                        /* sd-varlink takes these in order, repeated too, until one is true */
+                        scan_call_flag(s);
+                        r = names_add(&s->flags, &name);
                         if (r >= 0)
-                                names->v[names->n++] = TAKE_PTR(name);
-                }
+                                r = skip_value(s, depth + 1);
+                } else
+                        r = skip_value(s, depth + 1);
+                if (r >= 0 && name)
+                        r = names_add(names, &name);
                 free(name);
                 if (r < 0)
                         return r;
@@ -203,7 +227,7 @@ static const char *first_duplicate(Names *n) {
 
 int varlink_json_duplicate_member(const char *text, size_t len, char **ret_name) {
         Names top = {}, parameters = {};
-        Scan s = { text, text + len };
+        Scan s = { .p = text, .end = text + len };
         const char *dup;
         int r;
 
@@ -217,7 +241,10 @@ int varlink_json_duplicate_member(const char *text, size_t len, char **ret_name)
         r = scan_object(&s, 0, &top, &parameters);
         if (r >= 0) {
                 r = 0;
-                if ((dup = first_duplicate(&top)))
+                /* a repeated flag is refused only as sd-varlink would; a single one is varlink_call_parse()'s */
+                if (s.flag_refused && (dup = first_duplicate(&s.flags)))
+                        r = VARLINK_DUPLICATE_IN_MESSAGE;
+                else if ((dup = first_duplicate(&top)))
                         r = VARLINK_DUPLICATE_IN_MESSAGE;
                 else if ((dup = first_duplicate(&parameters)))
                         r = VARLINK_DUPLICATE_IN_PARAMETERS;
@@ -226,5 +253,6 @@ int varlink_json_duplicate_member(const char *text, size_t len, char **ret_name)
         }
         names_done(&top);
         names_done(&parameters);
+        names_done(&s.flags);
         return r;
 }

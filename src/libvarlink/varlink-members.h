@@ -4,7 +4,9 @@
  * Member names given twice in a message. json-c keeps the last value of a name that occurs twice in an
  * object; sd-varlink (systemd 262) refuses the message: a name twice among the message's own members
  * ("method" twice) is a protocol error that ends the connection, one twice in "parameters" is answered
- * with org.varlink.service.InvalidParameter naming it, and the connection goes on.
+ * with org.varlink.service.InvalidParameter naming it (its own GetInterfaceDescription answers a repeated
+ * "interface" with ENOTUNIQ), and the connection goes on. "oneway" and "more" may come again while the
+ * ones before were false: sd-varlink takes them in order and refuses only one after a true one.
  */
 #pragma once
 

@@ -239,7 +239,7 @@ static const VarlinkSymbol *service_find_method(const VarlinkService *s, const c
 
 /* One call: check, run the handler, make sure it was answered. Negative only when the
  * connection must end. */
-static int link_dispatch(VarlinkLink *l, const VarlinkCall *call) {
+static int link_dispatch(VarlinkLink *l, const VarlinkCall *call, const char *duplicate) {
         VarlinkMethodHandler handler = service_find_handler(l->service, call->method);
         const VarlinkInterface *iface = NULL;
         const VarlinkSymbol *symbol;
@@ -251,6 +251,12 @@ static int link_dispatch(VarlinkLink *l, const VarlinkCall *call) {
 
         if (!handler)
                 return link_error_with_string(l, VARLINK_ERROR_METHOD_NOT_FOUND, "method", call->method);
+        /* sd-varlink's answers to a parameter given twice (the connection stays): its own
+         * GetInterfaceDescription dispatches "interface" with ENOTUNIQ, the rest name the parameter. */
+        if (duplicate && handler == method_get_interface_description && streq(duplicate, "interface"))
+                return varlink_link_error_errno(l, ENOTUNIQ);
+        if (duplicate)
+                return varlink_link_error_invalid_parameter(l, duplicate);
 
         symbol = service_find_method(l->service, call->method, &iface);
         if (symbol) {
@@ -316,13 +322,7 @@ int varlink_service_serve(const VarlinkService *s, int fd) {
                         log_debug("Closing the connection: not a Varlink method call.");
                         break;
                 }
-                if (l.conn.duplicate_parameter) {
-                        /* sd-varlink's answer to a parameter given twice; the connection stays */
-                        l.flags = call.flags;
-                        l.answered = false;
-                        r = varlink_link_error_invalid_parameter(&l, l.conn.duplicate_parameter);
-                } else
-                        r = link_dispatch(&l, &call);
+                r = link_dispatch(&l, &call, l.conn.duplicate_parameter);
                 if (r < 0) {
                         log_dispatch_end(&l, r);
                         break;
