@@ -33,6 +33,8 @@ typedef struct Verb {
         const void *data;       /* handed to run(): one function can serve several rows */
 } Verb;
 
+static int verb_help(int argc, char *argv[], const void *data);
+
 static const Verb verbs[] = {
         { "status", "status", "firmware, boot loader and stub as they reported (incl. network boot URLs)", verb_status, NULL },
         { "list", "list", "the entries the boot manager would show, in its order", verb_list, NULL },
@@ -56,8 +58,9 @@ static const Verb verbs[] = {
           verb_enroll_mok, NULL },
         { "tls-ca", "tls-ca CERT...", "the firmware's HTTPS CA list: a VM's variable store, QEMU's fw_cfg file",
           verb_tls_ca, NULL },
-        { "rollout", "rollout [show|bless|reset ID|deadline]", "a rollout's versions: their state, blessing this boot",
-          verb_rollout, NULL },
+        { "rollout", "rollout [show|bless|reset ID|reset-generation|is-trial]",
+          "a rollout's versions: their state, blessing this boot", verb_rollout, NULL },
+        { "help", "help", "this help", verb_help, NULL },
 };
 
 static const Verb *verb_find(const char *name) {
@@ -68,7 +71,7 @@ static const Verb *verb_find(const char *name) {
 }
 
 static void help(void) {
-        printf("Usage: urlbootctl COMMAND [OPTIONS]\n\nCommands:\n");
+        printf("Usage: urlbootctl [COMMAND] [OPTIONS]\n\nCommands (none: status):\n");
         for (size_t i = 0; i < ELEMENTSOF(verbs); i++) {
                 const Verb *v = verbs + i;
 
@@ -86,14 +89,39 @@ static void help(void) {
                "     --version  print the version\n");
 }
 
+static int verb_help(int argc, char *argv[], const void *data) {
+        help();
+        return 0;
+}
+
+/* systemd's words for a verb nobody has, with the closest one when it is a typo away. */
+static void unknown_verb(const char *name) {
+        const char *names[ELEMENTSOF(verbs) + 1], *closest;
+
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                names[i] = verbs[i].name;
+        names[ELEMENTSOF(verbs)] = NULL;
+        closest = string_closest(name, names);
+        if (closest)
+                log_error("Unknown command verb '%s', did you mean '%s'?", name, closest);
+        else
+                log_error("Unknown command verb '%s' (see --help).", name);
+}
+
 int main(int argc, char *argv[]) {
+        static char *status_argv[] = { (char *) "status", NULL };
         const Verb *verb;
         int r;
 
         log_set_program("urlbootctl");
-        if (argc < 2) {
-                log_error("Missing command (see --help).");
-                return EXIT_USAGE;
+        /* as bootctl: no verb is "status" */
+        if (argc < 2 || (argv[1][0] == '-' && !streq(argv[1], "-h") && !streq(argv[1], "--help") &&
+                         !streq(argv[1], "--version"))) {
+                if (argc < 2)
+                        return verb_status(1, status_argv, NULL) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+                argv[0] = status_argv[0];
+                r = verb_status(argc, argv, NULL);
+                return r == -EUSAGE ? EXIT_USAGE : r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
         }
         if (streq(argv[1], "-h") || streq(argv[1], "--help")) {
                 help();
@@ -105,7 +133,7 @@ int main(int argc, char *argv[]) {
         }
         verb = verb_find(argv[1]);
         if (!verb) {
-                log_error("Unknown command '%s' (see --help).", argv[1]);
+                unknown_verb(argv[1]);
                 return EXIT_USAGE;
         }
         r = verb->run(argc - 1, argv + 1, verb->data);

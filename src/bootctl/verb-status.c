@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "efivars.h"
 #include "json-writer.h"
@@ -194,6 +195,11 @@ static void print_rollout_list(void) {
                 log_warning("Warning: %s.", warning);
 }
 
+/* As bootctl: without EFI variables there is nothing the firmware or a boot loader told. */
+static bool booted_with_efi(void) {
+        return access(efivars_dir(), F_OK) == 0;
+}
+
 static void print_text(void) {
         _cleanup_free_ char *fw = get_string("LoaderFirmwareType"), *fwi = get_string("LoaderFirmwareInfo");
         _cleanup_free_ char *cur = get_string("LoaderEntrySelected"), *def = get_string("LoaderEntryDefault");
@@ -201,6 +207,10 @@ static void print_text(void) {
         int sb = secure_boot();
 
         printf("System:\n");
+        if (!booted_with_efi()) {
+                printf("Not booted with EFI\n");
+                return;
+        }
         if (fw || fwi)
                 printf("      Firmware: %s%s%s%s\n", fw ?: "n/a", fwi ? " (" : "", fwi ?: "", fwi ? ")" : "");
         _cleanup_free_ char *ca = get_urlboot(URLBOOT_VAR_TLS_CA);
@@ -252,7 +262,9 @@ static void print_json(void) {
         int sb = secure_boot();
 
         putchar('{');
-        json_write_key(stdout, "firmware", true);
+        json_write_key(stdout, "bootedWithEFI", true);
+        fputs(booted_with_efi() ? "true" : "false", stdout);
+        json_write_key(stdout, "firmware", false);
         json_write_string(stdout, fw);
         json_write_key(stdout, "firmwareInfo", false);
         json_write_string(stdout, fwi);

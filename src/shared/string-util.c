@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <strings.h>
 
 #include "string-util.h"
@@ -162,4 +163,39 @@ char **strv_free(char **l) {
                 free(*i);
         free(l);
         return NULL;
+}
+
+size_t string_distance(const char *a, const char *b) {
+        size_t la = strlen(a), lb = strlen(b), row[256];
+
+        if (la > 255 || lb > 255)
+                return SIZE_MAX;
+        /* Wagner-Fischer with one row: row[j] is the distance of a[0..i) to b[0..j) */
+        for (size_t j = 0; j <= lb; j++)
+                row[j] = j;
+        for (size_t i = 1; i <= la; i++) {
+                size_t diagonal = row[0];
+
+                row[0] = i;
+                for (size_t j = 1; j <= lb; j++) {
+                        size_t above = row[j];
+
+                        row[j] = MIN(MIN(above + 1, row[j - 1] + 1), diagonal + (a[i - 1] != b[j - 1]));
+                        diagonal = above;
+                }
+        }
+        return row[lb];
+}
+
+const char *string_closest(const char *s, const char *const *candidates) {
+        size_t limit = MIN(MAX(strlen(s) / 3, (size_t) 1), (size_t) 3), best = SIZE_MAX;
+        const char *found = NULL;
+
+        for (const char *const *c = candidates; *c; c++) {
+                size_t d = string_distance(s, *c);
+
+                if (d <= limit && d < best)
+                        best = d, found = *c;
+        }
+        return found;
 }

@@ -25,6 +25,13 @@ static inline bool isempty(const char *s) {
 
 /** If s starts with prefix, the rest of s, otherwise NULL. */
 char *startswith(const char *s, const char *prefix);
+
+/** Edits (insertions, deletions, substitutions) between a and b, at most 255 bytes each; SIZE_MAX beyond. */
+size_t string_distance(const char *a, const char *b);
+
+/** The entry of candidates (NULL-terminated) closest to s, if a typo away (up to a third of its length, at
+ *  least 1 and at most 3 edits): for "did you mean"; NULL otherwise. */
+const char *string_closest(const char *s, const char *const *candidates);
 /** If s ends with suffix, where the suffix starts, otherwise NULL. */
 char *endswith(const char *s, const char *suffix);
 

@@ -6,7 +6,7 @@ build=$(realpath "$1") src=$(realpath "$2")
 ctl=$build/src/bootctl/urlbootctl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..26"
+echo "1..29"
 
 esp=$tmp/esp
 mkdir -p "$esp/loader/entries" "$esp/EFI/Linux" "$tmp/smbios/11-0" "$tmp/efivars"
@@ -154,4 +154,13 @@ m1=$("$ctl" measure --json --profile=4294967295 "$tmp/empty.efi" 2>&1); m2=$("$c
 "$ctl" measure --profile=4294967296 "$tmp/empty.efi" >/dev/null 2>&1; rc=$?
 check "measure --profile= takes up to 4294967295 (the base sections alone), as '@N' in the options does" \
 	"[ -n '$m1' ] && [ '$m1' = '$m2' ] && [ $rc = 2 ]"
+# systemd's conventions (issue 42): no verb is status, a help verb, a typo answered with the verb meant.
+ev_none=$tmp/no-efivars-here
+a=$(URLBOOT_EFIVARFS=$ev_none "$ctl" 2>&1); b=$(URLBOOT_EFIVARFS=$ev_none "$ctl" status 2>&1)
+check "no verb runs status; without EFI variables it says 'Not booted with EFI' (exit 0, as bootctl)" \
+	"[ '$a' = '$b' ] && grep -q 'Not booted with EFI' <<<'$a'"
+"$ctl" stauts 2>"$tmp/err"; rc=$?
+check "a verb a typo away: 'did you mean' it, exit 2" \
+	"[ $rc = 2 ] && grep -qx \"urlbootctl: Unknown command verb 'stauts', did you mean 'status'?\" '$tmp/err'"
+check "the help verb prints the help" "'$ctl' help | grep -q '^Usage: urlbootctl'"
 tap_exit

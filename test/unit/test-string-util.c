@@ -89,3 +89,17 @@ TEST(fparse_uint64) {
         ASSERT_OK(fparse_uint64("12x", 2, UINT64_MAX, &v));
         ASSERT_EQ(v, 12);
 }
+
+TEST(distance_and_closest) {
+        static const char *const verbs[] = { "status", "list", "measure", "rollout", "set-timeout", NULL };
+
+        ASSERT_EQ(string_distance("", ""), 0);
+        ASSERT_EQ(string_distance("statsu", "status"), 2);
+        ASSERT_EQ(string_distance("kitten", "sitting"), 3);
+        ASSERT_EQ(string_distance("list", ""), 4);
+        ASSERT_STREQ(string_closest("stauts", verbs), "status");
+        ASSERT_STREQ(string_closest("lst", verbs), "list");
+        ASSERT_STREQ(string_closest("set-timout", verbs), "set-timeout");
+        ASSERT_TRUE(string_closest("frobnicate", verbs) == NULL);
+        ASSERT_TRUE(string_closest("x", verbs) == NULL);
+}
