@@ -6,7 +6,8 @@
  * Each transfer becomes urlboot-import@<escaped image path>.service, which runs urlboot-pull;
  * with "blockdev" also urlboot-loop@<same>.service. Both are wanted by urlboot-imports.target,
  * which the root mount is ordered after (urlboot-root-generator). Nothing is downloaded here.
- * A "lazy" transfer is one urlboot-lazy@<same>.service instead (lazy-unit.c).
+ * A "lazy" transfer is one urlboot-lazy@<same>.service instead (lazy-unit.c). "urlboot.loop=PATH"
+ * attaches a file that is already there the same way, with no download (loop-image.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "generator.h"
 #include "initrd.h"
 #include "lazy-unit.h"
+#include "loop-image.h"
 #include "volatile-root.h"
 #include "log.h"
 #include "pull-config.h"
@@ -234,6 +236,29 @@ static int process_expression(Context *c, const char *expression) {
         return add_transfer(c, e, expression);
 }
 
+/* "urlboot.loop=PATH": the file attached where it is (loop-image.h), by the unit a "blockdev" pull uses. */
+static int process_loop(Context *c, const char *path) {
+        _cleanup_free_ char *unit = NULL;
+        char reason[ERROR_BUF_MIN] = "";
+        int r;
+
+        r = loop_image_check(path, c->initrd, reason, sizeof reason);
+        if (r < 0)
+                return log_error_errno(r, "Not attaching %surlboot.loop=%s: %s.", c->initrd ? "rd." : "", path, reason);
+        r = unit_name_from_path_instance("urlboot-loop", path, ".service", &unit);
+        if (r < 0)
+                return log_error_errno(r, "Cannot make a unit name for %s, not attaching it: %m", path);
+        r = generator_add_symlink(c->dirs->normal, "urlboot-imports.target", "wants", unit);
+        if (r >= 0 && c->n_units == 0)
+                r = generator_add_symlink(c->dirs->normal, "sysinit.target", "wants", "urlboot-imports.target");
+        if (r < 0)
+                return log_error_errno(r, "Failed to link %s into urlboot-imports.target: %m", unit);
+        c->n_units++;
+        c->n_blockdev++;
+        log_debug("urlboot.loop=%s → %s.", path, unit);
+        return 0;
+}
+
 int main(int argc, char *argv[]) {
         PullConfig config = {};
         GeneratorDirs dirs;
@@ -269,6 +294,9 @@ int main(int argc, char *argv[]) {
 
         STRV_FOREACH(x, config.expressions)
                 if (process_expression(&c, *x) < 0)
+                        c.n_refused++;
+        STRV_FOREACH(x, config.loops)
+                if (process_loop(&c, *x) < 0)
                         c.n_refused++;
         /* a pulled disk whose verified root roothash= pins: give it a writable layer (volatile-root.h) */
         if (c.initrd && c.n_blockdev > 0 && c.pins.roothash && volatile_root_add(dirs.normal, GENERATOR_NAME) < 0)

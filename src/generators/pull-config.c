@@ -19,6 +19,7 @@
 
 void pull_config_done(PullConfig *c) {
         c->expressions = strv_free(c->expressions);
+        c->loops = strv_free(c->loops);
         free(c->success_action);
         free(c->failure_action);
         c->success_action = c->failure_action = NULL;
@@ -60,6 +61,14 @@ static int parse_key(const char *key, const char *value, void *userdata) {
         PullConfig *c = userdata;
         static const char *const prefixes[] = { "urlboot", "systemd" };
 
+        if (proc_cmdline_key_streq(key, "urlboot.loop")) {
+                if (!value) {
+                        if (!c->quiet)
+                                log_warning("Missing argument for '%s', ignoring.", key);
+                        return 0;
+                }
+                return strv_extend(&c->loops, value);
+        }
         for (size_t i = 0; i < ELEMENTSOF(prefixes); i++) {
                 const char *rest = proc_cmdline_key_startswith(key, prefixes[i]);
 

@@ -7,6 +7,7 @@
  * "urlboot.pull.success_action=" / "failure_action=" keys and the "urlboot.pull" credential.
  * Below systemd 258, which has no import generator of its own, it also takes systemd's spellings
  * ("systemd.pull=", "systemd.pull.*_action=", credential "import.pull"); from 258 on systemd owns those.
+ * "urlboot.loop=PATH" (loop-image.h) is collected here too: systemd has no spelling of it.
  */
 #pragma once
 
@@ -14,6 +15,7 @@
 
 typedef struct PullConfig {
         char **expressions;     /* in order: command line, then credentials */
+        char **loops;           /* "urlboot.loop=PATH", in order (loop-image.h) */
         char *success_action;   /* last one wins, NULL if unset */
         char *failure_action;
         bool systemd_spelling;  /* whether systemd.pull= was ours to take */

@@ -537,8 +537,9 @@ int main(int argc, char *argv[]) {
         if (handle_usr(&dirs, &c, version, owns_bind) < 0)
                 failed++;
 
-        /* Mounts made by anyone else (fstab-generator, gpt-auto, systemd >= 258) must wait for the downloads too. */
-        if (strv_length(pulls.expressions) > 0) {
+        /* Mounts made by anyone else (fstab-generator, gpt-auto, systemd >= 258) must wait for the downloads
+         * and loop devices too. */
+        if (strv_length(pulls.expressions) > 0 || strv_length(pulls.loops) > 0) {
                 if (add_ordering_dropin(&dirs, "sysroot.mount") < 0)
                         failed++;
                 if ((c.usr || c.usrhash) && add_ordering_dropin(&dirs, "sysusr-usr.mount") < 0)
