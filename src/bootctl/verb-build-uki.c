@@ -16,6 +16,7 @@
 #include "fileio.h"
 #include "exit-status.h"
 #include "log.h"
+#include "loop-ref.h"
 #include "macro.h"
 #include "pe-sign.h"
 #include "pe-writer.h"
@@ -27,6 +28,9 @@
 #define INITRDS_MAX 16
 #define CA_FILES_MAX 8
 #define PROFILES_MAX 8
+#define IMAGES_MAX 4
+/* where --image= files are in the initrd: not under /run, which systemd mounts over in the initrd */
+#define IMAGE_DIR "urlboot/images"
 
 typedef struct Input {
         char *data;
@@ -63,7 +67,7 @@ static int load_cmdline(const char *arg, Input *ret) {
 }
 
 static void build_uki_help(void) {
-        printf("Usage: urlbootctl build-uki --linux=FILE [--initrd=FILE...] [--cmdline=TEXT|@FILE]\n"
+        printf("Usage: urlbootctl build-uki --linux=FILE [--initrd=FILE...] [--image=FILE...] [--cmdline=TEXT|@FILE]\n"
                "                            [--os-release=FILE] [--uname=VERSION] [--sbat=FILE] [--ucode=FILE]\n"
                "                            [--profile=FILE [--profile-cmdline=TEXT|@FILE]]...\n"
                "                            [--stub=FILE] [--sign-key=KEY --sign-cert=CERT] --output=FILE\n"
@@ -76,6 +80,9 @@ static void build_uki_help(void) {
                "--ca= (PEM or DER, repeatable) pins the CA certificates the initrd trusts for https: they go\n"
                "into the initrd as /etc/urlboot/tls-ca.pem (a cpio archive before the others), measured\n"
                "and signed with it.\n"
+               "--image=FILE (repeatable) carries a disk image in the initrd as /" IMAGE_DIR "/NAME and adds\n"
+               "rd.urlboot.loop= for it to the command lines: with root=gpt-auto and roothash= one signed\n"
+               "file holds a whole verified OS, which needs no server once booted.\n"
                "Default stub: " DEFAULT_STUB "; default os-release: /etc/os-release.\n"
                "With --sign-key and --sign-cert the result is signed for Secure Boot with sbsign.\n");
 }
@@ -84,6 +91,8 @@ typedef struct BuildUkiArgs {
         const char *stub, *linux_path, *cmdline, *osrel, *uname, *output, *key, *cert, *sbat, *ucode;
         const char *ca_files[CA_FILES_MAX];
         size_t n_ca_files;
+        const char *images[IMAGES_MAX];
+        size_t n_images;
         const char *initrds[INITRDS_MAX], *profiles[PROFILES_MAX], *profile_cmdlines[PROFILES_MAX];
         size_t n_initrds, n_profiles;
 } BuildUkiArgs;
@@ -94,10 +103,28 @@ typedef struct UkiInputs {
         Input profiles[PROFILES_MAX], profile_cmdlines[PROFILES_MAX];
 } UkiInputs;
 
+static const char *base_name(const char *path) {
+        const char *slash = strrchr(path, '/');
+
+        return slash ? slash + 1 : path;
+}
+
+/* An --image= file's name becomes its loop reference and its name in IMAGE_DIR. */
+static bool image_name_ok(const BuildUkiArgs *a, const char *path) {
+        const char *name = base_name(path);
+
+        if (!loop_ref_is_valid(name) || streq(name, ".") || streq(name, ".."))
+                return false;
+        for (size_t i = 0; i < a->n_images; i++)
+                if (streq(base_name(a->images[i]), name))
+                        return false;
+        return true;
+}
+
 /* 0: build; 1: help printed; -EUSAGE: usage error (logged). */
 static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
         enum { ARG_STUB = 0x100, ARG_LINUX, ARG_INITRD, ARG_CMDLINE, ARG_OSREL, ARG_UNAME, ARG_PROFILE, ARG_OUTPUT,
-               ARG_KEY, ARG_CERT, ARG_PROFILE_CMDLINE, ARG_SBAT, ARG_UCODE, ARG_CA };
+               ARG_KEY, ARG_CERT, ARG_PROFILE_CMDLINE, ARG_SBAT, ARG_UCODE, ARG_CA, ARG_IMAGE };
         static const struct option options[] = {
                 { "stub", required_argument, NULL, ARG_STUB },
                 { "linux", required_argument, NULL, ARG_LINUX },
@@ -108,6 +135,7 @@ static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
                 { "sbat", required_argument, NULL, ARG_SBAT },
                 { "ucode", required_argument, NULL, ARG_UCODE },
                 { "ca", required_argument, NULL, ARG_CA },
+                { "image", required_argument, NULL, ARG_IMAGE },
                 { "profile", required_argument, NULL, ARG_PROFILE },
                 { "profile-cmdline", required_argument, NULL, ARG_PROFILE_CMDLINE },
                 { "output", required_argument, NULL, ARG_OUTPUT },
@@ -138,6 +166,15 @@ static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
                         if (a->n_ca_files >= CA_FILES_MAX)
                                 return log_usage_error("At most %d --ca= files.", CA_FILES_MAX);
                         a->ca_files[a->n_ca_files++] = optarg;
+                        break;
+                case ARG_IMAGE:
+                        if (a->n_images >= IMAGES_MAX)
+                                return log_usage_error("At most %d --image= files.", IMAGES_MAX);
+                        if (!image_name_ok(a, optarg))
+                                return log_usage_error("--image=%s: its name is its loop reference (at most %d bytes, "
+                                                       "no control characters) and must differ from the other "
+                                                       "images'.", optarg, LOOP_REF_MAX);
+                        a->images[a->n_images++] = optarg;
                         break;
                 case ARG_PROFILE:
                         if (a->n_profiles >= PROFILES_MAX)
@@ -211,10 +248,42 @@ static int append_ca(const BuildUkiArgs *a, Input *initrd) {
         return r;
 }
 
+/* An --image= file as IMAGE_DIR/NAME in an archive of its own, also before the initrds: the kernel unpacks
+ * it into RAM, where rd.urlboot.loop= attaches it without a copy. */
+static int append_image(const char *path, Input *initrd) {
+        _cleanup_free_ void *archive = NULL;
+        size_t archive_size;
+        Input image = {};
+        CpioFile f;
+        int r;
+
+        r = load(path, "image", &image);
+        if (r < 0)
+                return r;
+        f = (CpioFile) { .name = base_name(path), .data = image.data, .size = image.size };
+        r = cpio_pack(IMAGE_DIR, 0755, 0444, &f, 1, &archive, &archive_size);
+        free(image.data);
+        if (r == -E2BIG)
+                return log_error_errno(r, "%s is 4 GiB or more, which an initrd's cpio archive cannot hold.", path);
+        if (r < 0)
+                return log_oom();
+        r = initrd_append(initrd, archive, archive_size);
+        if (r >= 0 && initrd->size % 4 != 0)
+                r = initrd_append(initrd, "\0\0\0", 4 - initrd->size % 4);
+        if (r >= 0)
+                log_info("Carried in the initrd: %s as /" IMAGE_DIR "/%s (rd.urlboot.loop=).", path, f.name);
+        return r;
+}
+
 /* Concatenated initrds are one initrd to the kernel. */
 static int load_initrds(const BuildUkiArgs *a, Input *ret) {
         if (a->n_ca_files > 0) {
                 int r = append_ca(a, ret);
+                if (r < 0)
+                        return r;
+        }
+        for (size_t i = 0; i < a->n_images; i++) {
+                int r = append_image(a->images[i], ret);
                 if (r < 0)
                         return r;
         }
@@ -228,6 +297,25 @@ static int load_initrds(const BuildUkiArgs *a, Input *ret) {
                 free(one.data);
                 if (r < 0)
                         return r;
+        }
+        return 0;
+}
+
+/* " rd.urlboot.loop=/IMAGE_DIR/NAME" for each --image= the command line does not name yet. */
+static int cmdline_add_images(const BuildUkiArgs *a, Input *cmdline) {
+        for (size_t i = 0; i < a->n_images; i++) {
+                _cleanup_free_ char *word = NULL;
+                char *grown;
+
+                if (asprintf(&word, "rd.urlboot.loop=/" IMAGE_DIR "/%s", base_name(a->images[i])) < 0)
+                        return log_oom();
+                if (cmdline->data && strstr(cmdline->data, word))
+                        continue;
+                grown = realloc(cmdline->data, cmdline->size + 1 + strlen(word) + 1);
+                if (!grown)
+                        return log_oom();
+                cmdline->size += (size_t) sprintf(grown + cmdline->size, "%s%s", cmdline->size ? " " : "", word);
+                cmdline->data = grown;
         }
         return 0;
 }
@@ -250,7 +338,12 @@ static int inputs_load(const BuildUkiArgs *a, UkiInputs *in) {
                                                "carry (a section of size 0) while the base has a command line: give "
                                                "the profile a command line or leave the base's empty too.",
                                                a->profile_cmdlines[i], i);
+                /* a profile's own command line replaces the base's: it needs the images named too */
+                if (in->profile_cmdlines[i].data && (r = cmdline_add_images(a, &in->profile_cmdlines[i])) < 0)
+                        return r;
         }
+        if ((r = cmdline_add_images(a, &in->cmdline)) < 0)
+                return r;
         return load_initrds(a, &in->initrd);
 }
 

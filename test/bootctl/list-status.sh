@@ -6,7 +6,7 @@ build=$(realpath "$1") src=$(realpath "$2")
 ctl=$build/src/bootctl/urlbootctl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..29"
+echo "1..31"
 
 esp=$tmp/esp
 mkdir -p "$esp/loader/entries" "$esp/EFI/Linux" "$tmp/smbios/11-0" "$tmp/efivars"
@@ -163,4 +163,27 @@ check "no verb runs status; without EFI variables it says 'Not booted with EFI' 
 check "a verb a typo away: 'did you mean' it, exit 2" \
 	"[ $rc = 2 ] && grep -qx \"urlbootctl: Unknown command verb 'stauts', did you mean 'status'?\" '$tmp/err'"
 check "the help verb prints the help" "'$ctl' help | grep -q '^Usage: urlbootctl'"
+# build-uki --image= (issue 41): the image in the initrd as /urlboot/images/NAME, byte for byte, and
+# rd.urlboot.loop= for it on the command line.
+head -c 300000 /dev/urandom > "$tmp/rootdisk.raw"
+"$ctl" build-uki --stub="$stub" --linux="$tmp/linux" --os-release="$tmp/osrel" --cmdline="root=gpt-auto" \
+	--image="$tmp/rootdisk.raw" --output="$tmp/carry.efi" 2>/dev/null; rc=$?
+python3 - "$tmp/carry.efi" "$tmp/carry" <<'PY' 2>/dev/null
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+h = struct.unpack_from('<I', d, 0x3c)[0]
+n, opt = struct.unpack_from('<H', d, h + 6)[0], struct.unpack_from('<H', d, h + 20)[0]
+for i in range(n):
+    s = h + 24 + opt + 40 * i
+    name = d[s:s + 8].rstrip(b'\0').decode()
+    if name in ('.initrd', '.cmdline'):
+        vsize, _, rsize, roff = struct.unpack_from('<IIII', d, s + 8)
+        open(sys.argv[2] + name, 'wb').write(d[roff:roff + min(vsize, rsize)])
+PY
+mkdir -p "$tmp/unpacked" && (cd "$tmp/unpacked" && cpio -id --quiet < "$tmp/carry.initrd" 2>/dev/null)
+check "build-uki --image= carries the image as /urlboot/images/NAME and names it with rd.urlboot.loop=" \
+	"[ $rc = 0 ] && cmp -s '$tmp/rootdisk.raw' '$tmp/unpacked/urlboot/images/rootdisk.raw' && [ \"\$(tr -d '\\0' < '$tmp/carry.cmdline')\" = 'root=gpt-auto rd.urlboot.loop=/urlboot/images/rootdisk.raw' ]"
+"$ctl" build-uki --stub="$stub" --linux="$tmp/linux" --image="$tmp/rootdisk.raw" --image="$tmp/../$(basename "$tmp")/rootdisk.raw" \
+	--output="$tmp/carry2.efi" 2>"$tmp/err"; rc=$?
+check "two --image= files of one name are a usage error" "[ $rc = 2 ] && grep -q 'loop reference' '$tmp/err'"
 tap_exit
