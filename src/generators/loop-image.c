@@ -27,8 +27,8 @@ int loop_image_check(const char *path, bool initrd, char *reason, size_t reason_
                 return 0;
         if (stat(path, &st) < 0)
                 return error_setf(reason, reason_size, -errno,
-                                  errno == ENOENT ? "no such file in the initrd (the UKI's .initrd, an addon or a "
-                                                    ".extra initrd would hold it)"
+                                  errno == ENOENT ? "no such file in the initrd (the UKI's .initrd or another "
+                                                    "initrd would hold it)"
                                                   : "cannot look at it: %m");
         if (!S_ISREG(st.st_mode))
                 return error_setf(reason, reason_size, S_ISDIR(st.st_mode) ? -EISDIR : -ENODEV,

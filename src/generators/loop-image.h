@@ -5,8 +5,8 @@
  * "rd.urlboot.loop=PATH" (in the booted system "urlboot.loop=PATH") attaches an image file that is already
  * there, with no copy, as urlboot-loop@<escaped PATH>.service: the file's name is the loop reference, so
  * /dev/disk/by-loop-ref/NAME[-partN], root=gpt-auto (for rootdisk.raw) and roothash= work as for a
- * downloaded image. In the initrd the file is in the initramfs (the UKI's .initrd, an addon, a .extra
- * sidecar: the kernel unpacked them all into RAM), so it must exist when the generator runs; elsewhere it
+ * downloaded image. In the initrd the file is in the initramfs (the UKI's .initrd or another initrd: the kernel
+ * unpacked them all into RAM), so it must exist when the generator runs; elsewhere it
  * may be on a file system mounted later (the unit waits for it, RequiresMountsFor=).
  */
 #pragma once

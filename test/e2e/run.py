@@ -153,6 +153,29 @@ def flip_byte(path, offset_from_end=4096):
         f.write(bytes([b[0] ^ 0xff]))
 
 
+def carried_disk(srv, assets, tampered):
+    """lazy.raw (GPT: root and root-verity) as rootdisk.raw for build-uki --image=; tampered: one byte of the root
+    partition's first block changed, which dm-verity must refuse on the first read."""
+    import shutil
+    import struct
+    d = os.path.join(assets, 'carried-tampered' if tampered else 'carried')
+    os.makedirs(d, exist_ok=True)
+    disk = os.path.join(d, 'rootdisk.raw')
+    shutil.copy(os.path.join(srv, 'lazy.raw'), disk)
+    if tampered:
+        with open(disk, 'r+b') as f:
+            f.seek(512)
+            header = f.read(92)
+            entries_lba = struct.unpack_from('<Q', header, 72)[0]
+            f.seek(entries_lba * 512 + 32)
+            first_lba = struct.unpack('<Q', f.read(8))[0]     # the first entry: the root partition
+            f.seek(first_lba * 512 + 1024 + 0x38)
+            b = f.read(1)
+            f.seek(-1, 1)
+            f.write(bytes([b[0] ^ 0xff]))
+    return disk
+
+
 HTTPS_REFUSALS = {   # via: (the port of test/http/nginx.py the UKI is fetched from, the boot manager's line)
     'https-refuse-other-ca': (8446, r"TLS failed: the server's certificate is not signed by a CA this boot manager pins"),
     'https-refuse-wrong-host': (8445, r"TLS failed: the server's certificate is not signed by a CA this boot manager pins"),
@@ -441,6 +464,9 @@ def main():
                     extra = extra + [f'--stub={sd_stub}']
         elif via in ('https', 'https-lazy', 'https-vars'):
             extra = [f'--ca={tls_pki(src, build, assets)}/ca.pem']
+        elif via in ('carried', 'carried-tampered'):
+            # The verified root disk inside the UKI's initrd (build-uki --image=): no image over HTTP at all.
+            extra = [f'--image={carried_disk(srv, assets, via == "carried-tampered")}']
         elif via.startswith('shim'):
             # Signed with the MOK (shim-other-key: with a key nobody enrolled); the kernel inside keeps
             # Debian's signature, which shim's vendor certificate trusts.
