@@ -133,10 +133,12 @@ static int write_import_unit(Context *c, const PullExpression *e, const char *un
                       f);
 
         /* NotifyAccess=: urlboot-pull's progress (STATUS=) would be dropped by a oneshot unit otherwise. */
+        /* URLBOOT_PULL_ADVICE=: urlboot-pull's advice then names the expression's options (verify=no), not its own */
         fputs("\n[Service]\n"
               "Type=oneshot\n"
               "RemainAfterExit=yes\n"
-              "NotifyAccess=main\n",
+              "NotifyAccess=main\n"
+              "Environment=URLBOOT_PULL_ADVICE=expression\n",
               f);
         /* In the initrd a failed download must be visible on the console, not only in the journal. */
         if (c->initrd)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <systemd/sd-daemon.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +20,9 @@
 #define BAR_INTERVAL_USEC (200 * 1000ULL)
 #define NOTIFY_INTERVAL_USEC (1000 * 1000ULL)
 #define LOG_INTERVAL_USEC (5 * 1000 * 1000ULL)
+/* the drawn bar: no narrower than this (else none), no wider than that */
+#define BAR_WIDTH_MIN 10
+#define BAR_WIDTH_MAX 40
 
 struct Progress {
         ProgressMode mode;
@@ -114,6 +118,27 @@ static void describe(Progress *p, uint64_t received, int64_t total, uint64_t now
                 snprintf(buf, size, "%s, %s/s", a, c);
 }
 
+/* "[#######-------] " in what the terminal's width leaves beside the text; nothing without a total or room. */
+static void draw_bar(uint64_t received, int64_t total, size_t text_width, char *buf, size_t size) {
+        struct winsize ws = {};
+        size_t columns = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) >= 0 && ws.ws_col > 0 ? ws.ws_col : 80;
+        size_t width, filled;
+
+        buf[0] = 0;
+        if (total <= 0 || columns < text_width + BAR_WIDTH_MIN + 3)
+                return;
+        width = MIN(columns - text_width - 3, (size_t) BAR_WIDTH_MAX);
+        if (width + 4 > size)
+                return;
+        filled = (size_t) (MIN(received, (uint64_t) total) * width / (uint64_t) total);
+        buf[0] = '[';
+        memset(buf + 1, '#', filled);
+        memset(buf + 1 + filled, '-', width - filled);
+        buf[1 + width] = ']';
+        buf[2 + width] = ' ';
+        buf[3 + width] = 0;
+}
+
 void progress_update(Progress *p, uint64_t received, int64_t total) {
         uint64_t now = now_usec();
         char text[160];
@@ -128,8 +153,11 @@ void progress_update(Progress *p, uint64_t received, int64_t total) {
         }
 
         if (p->mode == PROGRESS_BAR && now - p->last_print >= BAR_INTERVAL_USEC) {
+                char bar[BAR_WIDTH_MAX + 4];
+
                 describe(p, received, total, now, text, sizeof text);
-                fprintf(stderr, "\r\033[K%s: %s", p->name, text);
+                draw_bar(received, total, strlen(p->name) + 2 + strlen(text), bar, sizeof bar);
+                fprintf(stderr, "\r\033[K%s: %s%s", p->name, bar, text);
                 fflush(stderr);
                 p->line_shown = true;
                 p->last_print = now;

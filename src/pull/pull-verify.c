@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "checksums.h"
+#include "pull-advice.h"
 #include "http-source.h"
 #include "import-types.h"
 #include "log.h"
@@ -121,8 +122,9 @@ static int check_signature(Attempt *a, const Buffer *sums, const char *per_file_
         if (r == -ENOENT && !per_file_name)
                 r = fetch_beside(a, sig_name = "SHA256SUMS.asc", &sig);
         if (r < 0)
-                return attempt_fail(a, r, "Cannot fetch the signature %s beside %s (%s). Use verify=checksum to "
-                                    "skip signatures.", sig_name, a->url, strerror(-r));
+                return attempt_fail(a, r, "Cannot fetch the signature %s beside %s (%s). Use %s to skip "
+                                    "signatures.", sig_name, a->url, strerror(-r),
+                                    pull_advice(PULL_ADVICE_VERIFY_CHECKSUM));
         return verify_signature(sums->data, sums->size, sig.data, sig.size, a->o->keyring, a->error, a->error_size);
 }
 
@@ -145,7 +147,8 @@ int pull_load_expected_digest(Attempt *a) {
         r = fetch_sums(a, file, &sums, &per_file_name);
         if (r < 0)
                 return attempt_fail(a, r, "Cannot fetch SHA256SUMS or %s.sha256 beside %s (%s). Publish one, pin the "
-                                    "digest with sha256=, or use verify=no.", file, a->url, strerror(-r));
+                                    "digest with %s, or use %s.", file, a->url, strerror(-r),
+                                    pull_advice(PULL_ADVICE_PIN), pull_advice(PULL_ADVICE_VERIFY_NO));
 
         r = digest_from_sums(&sums, per_file_name, file, a->expected);
         if (r < 0)

@@ -16,6 +16,7 @@
 #include "error-buf.h"
 #include "macro.h"
 #include "rm-rf.h"
+#include "pull-advice.h"
 #include "verify-signature.h"
 
 extern char **environ;
@@ -57,11 +58,13 @@ int verify_signature(const void *data, size_t data_size, const void *sig, size_t
 
         if (!ring)
                 return error_setf(error, error_size, -ENOENT,
-                                  "No keyring to check signatures with (%s). Pass --keyring=FILE, or use "
-                         "verify=checksum.", keyring ?: "/etc/systemd/import-pubring.gpg is missing");
+                                  "No keyring to check signatures with (%s). Provide %s, or use %s.",
+                                  keyring ?: "/etc/systemd/import-pubring.gpg is missing",
+                                  pull_advice(PULL_ADVICE_KEYRING), pull_advice(PULL_ADVICE_VERIFY_CHECKSUM));
         if (access("/usr/bin/gpgv", X_OK) < 0)
                 return error_setf(error, error_size, -ENOENT,
-                                  "gpgv is not installed: install it (package gpgv) or use verify=checksum.");
+                                  "gpgv is not installed: install it (package gpgv) or use %s.",
+                                  pull_advice(PULL_ADVICE_VERIFY_CHECKSUM));
         if (!mkdtemp(dir))
                 return -errno;
 

@@ -24,7 +24,7 @@ serve "$tmp/wronghost-port" --tls-cert "$tmp/pki/wronghost.pem" --tls-key "$tmp/
 serve "$tmp/pki-port" --tls-cert "$tmp/pki/good.pem" --tls-key "$tmp/pki/good.key"
 tls_port=$(cat "$tmp/tls-port") port=$(cat "$tmp/port")
 https="https://127.0.0.1:$tls_port/disk.raw.zst"
-echo "1..14"
+echo "1..15"
 
 run() { # NAME ARGS... → rc=N and the messages in $tmp/NAME.err
 	local name=$1; shift
@@ -69,6 +69,8 @@ mkdir -p "$tmp/root-tty"
 script -qefc "'$pull' raw --verify=no --image-root='$tmp/root-tty' --progress=auto '$slow' img" "$tmp/tty.log" > /dev/null 2>&1
 check "on a terminal: one line rewritten in place, with bytes, rate and time left" \
 	"grep -q \$'\\r' '$tmp/tty.log' && grep -aEq '[0-9.]+ (KiB|MiB) of [0-9.]+ MiB \\([0-9]+%\\), [0-9.]+ (KiB|MiB)/s, [0-9]+:[0-9]{2} left' '$tmp/tty.log'"
+check "on a terminal: a bar drawn before the figures ([###---] as the download goes)" \
+	"grep -aEq '\\[#+-*\\] [0-9.]+ (KiB|MiB) of ' '$tmp/tty.log'"
 check "on a terminal: the line is cleared at the end" "tail -c 200 '$tmp/tty.log' | grep -aq \$'\\r\\033\\[K'"
 rc=$(run file --progress=auto "$slow")
 check "stderr a file (not under systemd): no progress at all" "[ $rc = 0 ] && ! grep -q 'of .* left' '$tmp/file.err'"

@@ -99,11 +99,11 @@ def remove_canary(path):
         os.unlink(p)
 
 
-def run_pull(argv, out, watch_temporaries, kill_after=None):
+def run_pull(argv, out, watch_temporaries, kill_after=None, env=None):
     """Runs urlboot-pull; returns (exit status, stdout, stderr, peak RSS in KiB, modes of temporaries seen).
     With kill_after, SIGKILLs it after that many seconds (status -9)."""
     with tempfile.TemporaryFile() as so, tempfile.TemporaryFile() as se:
-        p = subprocess.Popen(argv, stdout=so, stderr=se)
+        p = subprocess.Popen(argv, stdout=so, stderr=se, env=env)
         seen, start = {}, time.monotonic()
         while True:
             pid, status, usage = os.wait4(p.pid, os.WNOHANG)
@@ -155,7 +155,11 @@ def run_case(build, fx, base, fields, workdir):
     for c in canaries:
         make_canary(c)
 
-    argv = [os.path.join(build, 'src/pull/urlboot-pull'), f'--image-root={out}', '--json', '--progress=none'] + args.split()
+    # "env:KEY=VALUE" words are the environment's, not arguments
+    env = dict(os.environ)
+    env.update(a[4:].split('=', 1) for a in args.split() if a.startswith('env:'))
+    argv = ([os.path.join(build, 'src/pull/urlboot-pull'), f'--image-root={out}', '--json', '--progress=none']
+            + [a for a in args.split() if not a.startswith('env:')])
     problems = []
     if 'killed-first' in check_list:
         # A pull killed mid-way leaves its temporary; the next one must clean it up.
@@ -163,7 +167,7 @@ def run_case(build, fx, base, fields, workdir):
         if rc != -9 or not seen:
             problems.append(f'the first pull was not killed while it had a temporary (status {rc}, {seen})')
         http('POST', base + '/_reset')
-    rc, stdout, stderr, maxrss, temporaries = run_pull(argv, out, 'tmp-private' in check_list)
+    rc, stdout, stderr, maxrss, temporaries = run_pull(argv, out, 'tmp-private' in check_list, env=env)
     p = subprocess.CompletedProcess(argv, rc, stdout, stderr)
     if want_exit != '*' and p.returncode != int(want_exit):
         problems.append(f'exit status {p.returncode}, expected {want_exit}')
