@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 #include <unistd.h>
 
@@ -346,6 +347,16 @@ static void list_free(List *l) {
         free(l);
 }
 
+/* errno says why not, 0 when it is something else than a directory */
+static bool is_directory(const char *path) {
+        struct stat st;
+
+        if (stat(path, &st) < 0)
+                return false;
+        errno = 0;
+        return S_ISDIR(st.st_mode);
+}
+
 int verb_list(int argc, char *argv[], const void *data) {
         static const struct option options[] = {
                 { "json", no_argument, NULL, 'j' },
@@ -380,6 +391,13 @@ int verb_list(int argc, char *argv[], const void *data) {
                         return 0;
                 default: return -EUSAGE;
                 }
+        /* as bootctl: a path given must be there (else the list is silently empty) */
+        if (esp && !is_directory(esp))
+                return log_error_errno(errno ?: ENOTDIR, "--esp-path=%s: %m; give the directory the ESP is mounted on.",
+                                       esp);
+        if (xbootldr && !is_directory(xbootldr))
+                return log_error_errno(errno ?: ENOTDIR, "--boot-path=%s: %m; give the directory the XBOOTLDR "
+                                       "partition is mounted on.", xbootldr);
         if (!esp)
                 guess_partitions(&esp, &xbootldr);
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "fileio.h"
 #include "json-writer.h"
@@ -348,6 +349,9 @@ static int parse_argv(int argc, char *argv[], Args *a) {
                                        "linux entry (see 'urlbootctl measure --help').");
         if (!a->esp != !a->uki_path)
                 return log_usage_error("--esp= and --uki-path= go together (the ESP, and where the UKI is in it).");
+        if (a->esp && access(a->esp, F_OK) < 0)
+                return log_error_errno(errno, "--esp=%s: %m; give the directory the ESP (or a copy of it) is in.",
+                                       a->esp);
         if (!a->banks)
                 a->banks = 1U << PCR_BANK_SHA256;
         return 1;

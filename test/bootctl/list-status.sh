@@ -6,7 +6,7 @@ build=$(realpath "$1") src=$(realpath "$2")
 ctl=$build/src/bootctl/urlbootctl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..31"
+echo "1..32"
 
 esp=$tmp/esp
 mkdir -p "$esp/loader/entries" "$esp/EFI/Linux" "$tmp/smbios/11-0" "$tmp/efivars"
@@ -186,4 +186,7 @@ check "build-uki --image= carries the image as /urlboot/images/NAME and names it
 "$ctl" build-uki --stub="$stub" --linux="$tmp/linux" --image="$tmp/rootdisk.raw" --image="$tmp/../$(basename "$tmp")/rootdisk.raw" \
 	--output="$tmp/carry2.efi" 2>"$tmp/err"; rc=$?
 check "two --image= files of one name are a usage error" "[ $rc = 2 ] && grep -q 'loop reference' '$tmp/err'"
+"$ctl" list --esp-path="$tmp/no-such-esp" 2>"$tmp/err"; rc=$?
+check "list --esp-path= that is not there: exit 1, one line (as bootctl)" \
+	"[ $rc = 1 ] && [ \$(wc -l <'$tmp/err') = 1 ] && grep -q 'no-such-esp: No such file' '$tmp/err'"
 tap_exit
