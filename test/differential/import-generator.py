@@ -248,7 +248,7 @@ def model(out_dir):
 KNOWN_KEYS = {
     'Unit': {'Description', 'Documentation', 'SourcePath', 'Requires', 'Wants', 'After', 'Before', 'Conflicts',
              'DefaultDependencies', 'SuccessAction', 'FailureAction', 'OnFailure', 'OnFailureJobMode'},
-    'Service': {'Type', 'NotifyAccess', 'RemainAfterExit', 'StandardError', 'ExecStart'},
+    'Service': {'Type', 'NotifyAccess', 'RemainAfterExit', 'StandardError', 'ExecStart', 'Environment'},
 }
 
 FIELDS = ('url', 'local', 'type', 'class', 'verify', 'read_only', 'image_root', 'mirrors', 'blockdev', 'wanted',
