@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "exit-status.h"
+#include "json-format.h"
 #include "log.h"
 #include "string-util.h"
 #include "verb-build-manager.h"
@@ -86,12 +87,50 @@ static void help(void) {
         printf("\n"
                "Run 'urlbootctl COMMAND --help' for a command's options.\n"
                "  -h --help     this help\n"
-               "     --version  print the version\n");
+               "     --version  print the version\n"
+               "     --json=pretty|short|off\n"
+               "                JSON output of the commands that print data (--json: short)\n");
 }
 
 static int verb_help(int argc, char *argv[], const void *data) {
         help();
         return 0;
+}
+
+/* --json=pretty|short|off as systemd's tools take it, for every verb at once: the verbs know a plain --json
+ * (compact), so "short" becomes that, "off" disappears, and "pretty" is that with the output reindented. */
+static int json_format_from_args(int *argc, char *argv[], JsonFormat *ret) {
+        bool options = true;
+        int w = 1;
+
+        *ret = JSON_FORMAT_OFF;
+        for (int i = 1; i < *argc; i++) {
+                const char *v = options ? startswith(argv[i], "--json=") : NULL;
+
+                if (streq(argv[i], "--"))
+                        options = false;        /* what follows "--" stays as it is */
+                if (v && json_format_parse(v, ret) < 0) {
+                        log_error("--json= takes pretty, short or off, not '%s'.", v);
+                        return -EUSAGE;
+                }
+                if (v && *ret == JSON_FORMAT_OFF)
+                        continue;               /* dropped */
+                argv[w++] = v ? (char *) "--json" : argv[i];
+        }
+        argv[w] = NULL;
+        *argc = w;
+        return 0;
+}
+
+static int run_verb(const Verb *verb, int argc, char *argv[], JsonFormat json) {
+        JsonCapture capture;
+        int r = json_capture_begin(&capture, json);
+
+        if (r < 0)
+                return log_oom();
+        r = verb->run(argc, argv, verb->data);
+        (void) json_capture_end(&capture);
+        return r;
 }
 
 /* systemd's words for a verb nobody has, with the closest one when it is a typo away. */
@@ -110,6 +149,7 @@ static void unknown_verb(const char *name) {
 
 int main(int argc, char *argv[]) {
         static char *status_argv[] = { (char *) "status", NULL };
+        JsonFormat json = JSON_FORMAT_OFF;
         const Verb *verb;
         int r;
 
@@ -120,7 +160,10 @@ int main(int argc, char *argv[]) {
                 if (argc < 2)
                         return verb_status(1, status_argv, NULL) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
                 argv[0] = status_argv[0];
-                r = verb_status(argc, argv, NULL);
+                r = json_format_from_args(&argc, argv, &json);
+                if (r < 0)
+                        return EXIT_USAGE;
+                r = run_verb(verb_find("status"), argc, argv, json);
                 return r == -EUSAGE ? EXIT_USAGE : r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
         }
         if (streq(argv[1], "-h") || streq(argv[1], "--help")) {
@@ -136,6 +179,9 @@ int main(int argc, char *argv[]) {
                 unknown_verb(argv[1]);
                 return EXIT_USAGE;
         }
-        r = verb->run(argc - 1, argv + 1, verb->data);
+        r = json_format_from_args(&argc, argv, &json);
+        if (r < 0)
+                return EXIT_USAGE;
+        r = run_verb(verb, argc - 1, argv + 1, json);
         return r == -EUSAGE ? EXIT_USAGE : r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

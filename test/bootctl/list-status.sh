@@ -6,7 +6,7 @@ build=$(realpath "$1") src=$(realpath "$2")
 ctl=$build/src/bootctl/urlbootctl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..32"
+echo "1..33"
 
 esp=$tmp/esp
 mkdir -p "$esp/loader/entries" "$esp/EFI/Linux" "$tmp/smbios/11-0" "$tmp/efivars"
@@ -189,4 +189,9 @@ check "two --image= files of one name are a usage error" "[ $rc = 2 ] && grep -q
 "$ctl" list --esp-path="$tmp/no-such-esp" 2>"$tmp/err"; rc=$?
 check "list --esp-path= that is not there: exit 1, one line (as bootctl)" \
 	"[ $rc = 1 ] && [ \$(wc -l <'$tmp/err') = 1 ] && grep -q 'no-such-esp: No such file' '$tmp/err'"
+p=$(URLBOOT_EFIVARFS=$ev_none "$ctl" status --json=pretty); q=$(URLBOOT_EFIVARFS=$ev_none "$ctl" status --json=short)
+o=$(URLBOOT_EFIVARFS=$ev_none "$ctl" status --json=off)
+"$ctl" status --json=loud 2>/dev/null; rc=$?
+check "--json=pretty|short|off as systemd's tools: the same document indented or on one line, off the text; others exit 2" \
+	"[ \$(wc -l <<<'$p') -gt 5 ] && [ \$(wc -l <<<'$q') = 1 ] && python3 -c 'import json,sys; assert json.loads(sys.argv[1]) == json.loads(sys.argv[2])' '$p' '$q' && grep -q 'Not booted with EFI' <<<'$o' && [ $rc = 2 ]"
 tap_exit
