@@ -10,6 +10,7 @@
 
 #include "exit-status.h"
 #include "json-format.h"
+#include "pager.h"
 #include "log.h"
 #include "string-util.h"
 #include "verb-build-manager.h"
@@ -32,36 +33,37 @@ typedef struct Verb {
         const char *summary;
         int (*run)(int argc, char *argv[], const void *data);
         const void *data;       /* handed to run(): one function can serve several rows */
+        bool pager;             /* prints data: through a pager on a terminal (unless --no-pager) */
 } Verb;
 
 static int verb_help(int argc, char *argv[], const void *data);
 
 static const Verb verbs[] = {
-        { "status", "status", "firmware, boot loader and stub as they reported (incl. network boot URLs)", verb_status, NULL },
-        { "list", "list", "the entries the boot manager would show, in its order", verb_list, NULL },
-        { "build-uki", "build-uki", "assemble a unified kernel image from the urlboot stub and its parts", verb_build_uki, NULL },
+        { "status", "status", "firmware, boot loader and stub as they reported (incl. network boot URLs)", verb_status, NULL, true },
+        { "list", "list", "the entries the boot manager would show, in its order", verb_list, NULL, true },
+        { "build-uki", "build-uki", "assemble a unified kernel image from the urlboot stub and its parts", verb_build_uki, NULL, false },
         { "build-manager", "build-manager", "build menu entries and loader.conf into the boot manager",
-          verb_build_manager, NULL },
-        { "measure", "measure [UKI]", "predict the TPM PCRs (11, 12, 13) a boot of the UKI ends with", verb_measure, NULL },
+          verb_build_manager, NULL, false },
+        { "measure", "measure [UKI]", "predict the TPM PCRs (11, 12, 13) a boot of the UKI ends with", verb_measure, NULL, true },
         { "event-log", "event-log", "replay the firmware's TPM event log and check it against the PCRs",
-          verb_event_log, NULL },
+          verb_event_log, NULL, true },
         { "random-seed", "random-seed", "set LoaderSystemToken (and the ESP's random seed) for the kernel's seed",
-          verb_random_seed, NULL },
+          verb_random_seed, NULL, false },
         { "set-default", "set-default, set-oneshot, set-timeout, set-timeout-oneshot",
           "the boot manager's default entry and menu timeout (always or next boot)", verb_set_loader_variable,
-          &loader_variable_default },
-        { "set-oneshot", NULL, NULL, verb_set_loader_variable, &loader_variable_oneshot },
-        { "set-timeout", NULL, NULL, verb_set_loader_variable, &loader_variable_timeout },
-        { "set-timeout-oneshot", NULL, NULL, verb_set_loader_variable, &loader_variable_timeout_oneshot },
-        { "add-uri", "add-uri URL", "register a boot entry (Boot####) that HTTP-boots URL", verb_add_uri, NULL },
-        { "remove-uri", "remove-uri URL|NNNN", "remove such entries", verb_remove_uri, NULL },
+          &loader_variable_default, false },
+        { "set-oneshot", NULL, NULL, verb_set_loader_variable, &loader_variable_oneshot, false },
+        { "set-timeout", NULL, NULL, verb_set_loader_variable, &loader_variable_timeout, false },
+        { "set-timeout-oneshot", NULL, NULL, verb_set_loader_variable, &loader_variable_timeout_oneshot, false },
+        { "add-uri", "add-uri URL", "register a boot entry (Boot####) that HTTP-boots URL", verb_add_uri, NULL, false },
+        { "remove-uri", "remove-uri URL|NNNN", "remove such entries", verb_remove_uri, NULL, false },
         { "enroll-mok", "enroll-mok CERT... --vars-file=FILE", "trust a key through shim in a VM's variable store (MokList)",
-          verb_enroll_mok, NULL },
+          verb_enroll_mok, NULL, false },
         { "tls-ca", "tls-ca CERT...", "the firmware's HTTPS CA list: a VM's variable store, QEMU's fw_cfg file",
-          verb_tls_ca, NULL },
+          verb_tls_ca, NULL, false },
         { "rollout", "rollout [show|bless|reset ID|reset-generation|is-trial]",
-          "a rollout's versions: their state, blessing this boot", verb_rollout, NULL },
-        { "help", "help", "this help", verb_help, NULL },
+          "a rollout's versions: their state, blessing this boot", verb_rollout, NULL, true },
+        { "help", "help", "this help", verb_help, NULL, true },
 };
 
 static const Verb *verb_find(const char *name) {
@@ -88,6 +90,7 @@ static void help(void) {
                "Run 'urlbootctl COMMAND --help' for a command's options.\n"
                "  -h --help     this help\n"
                "     --version  print the version\n"
+               "     --no-pager  do not pipe long output into a pager\n"
                "     --json=pretty|short|off\n"
                "                JSON output of the commands that print data (--json: short)\n");
 }
@@ -97,18 +100,24 @@ static int verb_help(int argc, char *argv[], const void *data) {
         return 0;
 }
 
-/* --json=pretty|short|off as systemd's tools take it, for every verb at once: the verbs know a plain --json
- * (compact), so "short" becomes that, "off" disappears, and "pretty" is that with the output reindented. */
-static int json_format_from_args(int *argc, char *argv[], JsonFormat *ret) {
+/* The options of every verb, taken here once: --no-pager, and --json=pretty|short|off as systemd's tools
+ * take it: the verbs know a plain --json (compact), so "short" becomes that, "off" disappears, and
+ * "pretty" is that with the output reindented. */
+static int global_options(int *argc, char *argv[], JsonFormat *ret, bool *ret_no_pager) {
         bool options = true;
         int w = 1;
 
         *ret = JSON_FORMAT_OFF;
+        *ret_no_pager = false;
         for (int i = 1; i < *argc; i++) {
                 const char *v = options ? startswith(argv[i], "--json=") : NULL;
 
                 if (streq(argv[i], "--"))
                         options = false;        /* what follows "--" stays as it is */
+                if (options && streq(argv[i], "--no-pager")) {
+                        *ret_no_pager = true;
+                        continue;
+                }
                 if (v && json_format_parse(v, ret) < 0) {
                         log_error("--json= takes pretty, short or off, not '%s'.", v);
                         return -EUSAGE;
@@ -122,14 +131,17 @@ static int json_format_from_args(int *argc, char *argv[], JsonFormat *ret) {
         return 0;
 }
 
-static int run_verb(const Verb *verb, int argc, char *argv[], JsonFormat json) {
+static int run_verb(const Verb *verb, int argc, char *argv[], JsonFormat json, bool no_pager) {
         JsonCapture capture;
         int r = json_capture_begin(&capture, json);
 
         if (r < 0)
                 return log_oom();
+        if (verb->pager)
+                pager_open(no_pager);
         r = verb->run(argc, argv, verb->data);
         (void) json_capture_end(&capture);
+        pager_close();
         return r;
 }
 
@@ -150,6 +162,7 @@ static void unknown_verb(const char *name) {
 int main(int argc, char *argv[]) {
         static char *status_argv[] = { (char *) "status", NULL };
         JsonFormat json = JSON_FORMAT_OFF;
+        bool no_pager = false;
         const Verb *verb;
         int r;
 
@@ -160,10 +173,10 @@ int main(int argc, char *argv[]) {
                 if (argc < 2)
                         return verb_status(1, status_argv, NULL) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
                 argv[0] = status_argv[0];
-                r = json_format_from_args(&argc, argv, &json);
+                r = global_options(&argc, argv, &json, &no_pager);
                 if (r < 0)
                         return EXIT_USAGE;
-                r = run_verb(verb_find("status"), argc, argv, json);
+                r = run_verb(verb_find("status"), argc, argv, json, no_pager);
                 return r == -EUSAGE ? EXIT_USAGE : r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
         }
         if (streq(argv[1], "-h") || streq(argv[1], "--help")) {
@@ -179,9 +192,9 @@ int main(int argc, char *argv[]) {
                 unknown_verb(argv[1]);
                 return EXIT_USAGE;
         }
-        r = json_format_from_args(&argc, argv, &json);
+        r = global_options(&argc, argv, &json, &no_pager);
         if (r < 0)
                 return EXIT_USAGE;
-        r = run_verb(verb, argc - 1, argv + 1, json);
+        r = run_verb(verb, argc - 1, argv + 1, json, no_pager);
         return r == -EUSAGE ? EXIT_USAGE : r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

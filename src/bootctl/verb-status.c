@@ -20,6 +20,7 @@
 #include "exit-status.h"
 #include "log.h"
 #include "macro.h"
+#include "pager.h"
 #include "rollout-list-view.h"
 #include "rollout.h"
 #include "signature-list.h"
@@ -201,6 +202,7 @@ static bool booted_with_efi(void) {
 }
 
 static void print_text(void) {
+        bool color = colors_enabled();
         _cleanup_free_ char *fw = get_string("LoaderFirmwareType"), *fwi = get_string("LoaderFirmwareInfo");
         _cleanup_free_ char *cur = get_string("LoaderEntrySelected"), *def = get_string("LoaderEntryDefault");
         _cleanup_free_ char *count = get_string("LoaderBootCountPath");
@@ -238,9 +240,14 @@ static void print_text(void) {
                         continue;
                 printf("\n%s:\n", sections[s].title);
                 printf("       Product: %s\n", product ?: "n/a");
-                for (size_t i = 0; have_f && i < sections[s].n_features; i++)
-                        printf("%s %s %s\n", i == 0 ? "      Features:" : "               ",
-                               f & sections[s].features[i].bit ? "✓" : "✗", sections[s].features[i].label);
+                for (size_t i = 0; have_f && i < sections[s].n_features; i++) {
+                        bool on = f & sections[s].features[i].bit;
+
+                        /* as bootctl: a green tick, a red cross */
+                        printf("%s %s%s%s %s\n", i == 0 ? "      Features:" : "               ",
+                               color ? (on ? ANSI_GREEN : ANSI_RED) : "", on ? "✓" : "✗", color ? ANSI_NORMAL : "",
+                               sections[s].features[i].label);
+                }
                 if (url)
                         printf("  Net Boot URL: %s\n", url);
         }

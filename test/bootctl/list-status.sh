@@ -6,7 +6,7 @@ build=$(realpath "$1") src=$(realpath "$2")
 ctl=$build/src/bootctl/urlbootctl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..33"
+echo "1..34"
 
 esp=$tmp/esp
 mkdir -p "$esp/loader/entries" "$esp/EFI/Linux" "$tmp/smbios/11-0" "$tmp/efivars"
@@ -194,4 +194,12 @@ o=$(URLBOOT_EFIVARFS=$ev_none "$ctl" status --json=off)
 "$ctl" status --json=loud 2>/dev/null; rc=$?
 check "--json=pretty|short|off as systemd's tools: the same document indented or on one line, off the text; others exit 2" \
 	"[ \$(wc -l <<<'$p') -gt 5 ] && [ \$(wc -l <<<'$q') = 1 ] && python3 -c 'import json,sys; assert json.loads(sys.argv[1]) == json.loads(sys.argv[2])' '$p' '$q' && grep -q 'Not booted with EFI' <<<'$o' && [ $rc = 2 ]"
+# A pager on a terminal (script(1) gives a real pty), none with --no-pager; colour on a terminal unless NO_COLOR.
+evc=$tmp/efivars-color && mkdir -p "$evc"
+python3 -c "import sys; sys.stdout.buffer.write(b'\x06\0\0\0' + (3).to_bytes(8, 'little'))" > "$evc/LoaderFeatures-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
+script -qec "URLBOOT_EFIVARFS=$evc SYSTEMD_PAGER='cat > $tmp/paged' '$ctl' status" /dev/null > "$tmp/tty-out"
+script -qec "URLBOOT_EFIVARFS=$evc SYSTEMD_PAGER='cat > $tmp/paged2' '$ctl' status --no-pager" /dev/null > "$tmp/tty-out2"
+script -qec "URLBOOT_EFIVARFS=$evc NO_COLOR=1 SYSTEMD_PAGER=cat '$ctl' status" /dev/null > "$tmp/tty-out3"
+check "on a terminal status goes through \$SYSTEMD_PAGER, not with --no-pager; ticks green unless NO_COLOR" \
+	"grep -q '^System:' '$tmp/paged' && [ ! -e '$tmp/paged2' ] && grep -q '^System:' '$tmp/tty-out2' && grep -q \$'\033\\[0;32m✓' '$tmp/paged' && grep -q '✓' '$tmp/tty-out3' && ! grep -q \$'\033\\[' '$tmp/tty-out3'"
 tap_exit
