@@ -9,6 +9,7 @@
  * A "lazy" transfer is one urlboot-lazy@<same>.service instead (lazy-unit.c). "urlboot.loop=PATH"
  * attaches a file that is already there the same way, with no download (loop-image.h).
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,41 +46,48 @@ typedef struct Context {
         int n_blockdev;         /* of them attached as disks */
 } Context;
 
-/* urlboot-pull's command line: the option names come from its own table (pull-option.h). */
-static void write_exec_start(FILE *f, const PullExpression *e) {
+/* urlboot-pull's command line: the option names come from its own table (pull-option.h). -ENOMEM leaves the
+ * line unwritten, and the caller the unit. */
+static int write_exec_start(FILE *f, const PullExpression *e) {
         _cleanup_free_ char *url = unit_exec_quote(e->url), *local = unit_exec_quote(e->local);
-        _cleanup_free_ char *root = NULL, *root_quoted = NULL, *pin = NULL;
+        _cleanup_free_ char *root_quoted = NULL, *pin = NULL, *keep = NULL, *keep_quoted = NULL;
+        char **mirrors_quoted = NULL;
+        int r = -ENOMEM;
+
+        assert(f);
+        assert(e);
 
         if (!url || !local)
-                return;
+                return -ENOMEM;
+        root_quoted = unit_exec_quote(e->image_root);
+        if (!root_quoted)
+                return -ENOMEM;
+        /* A pinned digest is stronger than any SHA256SUMS or signature check. */
+        if (e->sha256 && asprintf(&pin, "sha256:%s", e->sha256) < 0)
+                return -ENOMEM;
+        if (e->serve && (asprintf(&keep, PULL_KEEP_DOWNLOAD_DIR "/%s", e->local) < 0 ||
+                         !(keep_quoted = unit_exec_quote(keep))))
+                return -ENOMEM;
+        STRV_FOREACH(m, e->mirrors)
+                if (strv_consume(&mirrors_quoted, unit_exec_quote(*m)) < 0)
+                        goto finish;
 
         fprintf(f, "ExecStart=%s %s", URLBOOT_PULL_PATH, image_type_to_string(e->type));
         pull_option_write(f, PULL_OPTION_CLASS, image_class_to_string(e->class));
-
-        root = strndup(e->image_path, strrchr(e->image_path, '/') - e->image_path);
-        root_quoted = root ? unit_exec_quote(root) : NULL;
-        if (root_quoted)
-                pull_option_write(f, PULL_OPTION_IMAGE_ROOT, root_quoted);
-
-        /* A pinned digest is stronger than any SHA256SUMS or signature check. */
-        if (e->sha256 && asprintf(&pin, "sha256:%s", e->sha256) < 0)
-                return;
+        pull_option_write(f, PULL_OPTION_IMAGE_ROOT, root_quoted);
         pull_option_write(f, PULL_OPTION_VERIFY, pin ?: import_verify_to_string(e->verify));
         if (e->read_only)
                 pull_option_write(f, PULL_OPTION_READ_ONLY, NULL);
-        STRV_FOREACH(m, e->mirrors) {
-                _cleanup_free_ char *q = unit_exec_quote(*m);
-                if (q)
-                        pull_option_write(f, PULL_OPTION_MIRROR, q);
-        }
-        if (e->serve) {
-                _cleanup_free_ char *keep = NULL, *q = NULL;
-
-                if (asprintf(&keep, PULL_KEEP_DOWNLOAD_DIR "/%s", e->local) >= 0 && (q = unit_exec_quote(keep)))
-                        pull_option_write(f, PULL_OPTION_KEEP_DOWNLOAD, q);
-        }
+        STRV_FOREACH(m, mirrors_quoted)
+                pull_option_write(f, PULL_OPTION_MIRROR, *m);
+        if (keep_quoted)
+                pull_option_write(f, PULL_OPTION_KEEP_DOWNLOAD, keep_quoted);
         /* "--": whatever the URL and the name look like, they are never options. */
         fprintf(f, " -- %s %s\n", url, local);
+        r = 0;
+finish:
+        strv_free(mirrors_quoted);
+        return r;
 }
 
 static int write_import_unit(Context *c, const PullExpression *e, const char *unit, const char *loop_unit) {
@@ -143,8 +151,13 @@ static int write_import_unit(Context *c, const PullExpression *e, const char *un
         /* In the initrd a failed download must be visible on the console, not only in the journal. */
         if (c->initrd)
                 fputs("StandardError=journal+console\n", f);
-        write_exec_start(f, e);
-
+        r = write_exec_start(f, e);
+        if (r < 0) {
+                /* no unit without ExecStart= (systemd would refuse it at boot, far from the cause) */
+                fclose(f);
+                (void) generator_remove_unit_file(c->dirs->normal, unit);
+                return log_oom();
+        }
         return generator_close_unit_file(f, unit);
 }
 

@@ -85,14 +85,13 @@ static void write_exec_start(FILE *f, const PullExpression *e, const VerityPins 
 
 int lazy_unit_write(const char *dir, const char *unit, const char *generator, const PullExpression *e,
                     const LazyUnitSettings *s) {
-        _cleanup_free_ char *description = unit_text_escape(e->url), *where = NULL, *where_escaped = NULL;
+        _cleanup_free_ char *description = unit_text_escape(e->url), *where_escaped = NULL;
         FILE *f;
         int r;
 
         if (!description)
                 return -ENOMEM;
-        where = strndup(e->image_path, strrchr(e->image_path, '/') - e->image_path);
-        where_escaped = where ? unit_specifier_escape(where) : NULL;
+        where_escaped = unit_specifier_escape(e->image_root);
         if (!where_escaped)
                 return -ENOMEM;
 

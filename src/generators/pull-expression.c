@@ -281,7 +281,6 @@ static int resolve_url(PullExpression *e, const char *stub_url, char *error, siz
 }
 
 int pull_expression_resolve(PullExpression *e, const char *stub_url, bool initrd, char *error, size_t error_size) {
-        const char *root;
         int r;
 
         if (error_size > 0)
@@ -310,8 +309,8 @@ int pull_expression_resolve(PullExpression *e, const char *stub_url, bool initrd
                                   "the local name '%s' is too long for 'blockdev': '%s.raw' must fit in the "
                             "loop device's %d-byte reference", e->local, e->local, LOOP_REF_MAX);
 
-        root = image_root(e->class, e->runtime >= 0 ? e->runtime : initrd);
-        if (asprintf(&e->image_path, "%s/%s%s", root, e->local, e->type == IMAGE_RAW ? ".raw" : "") < 0) {
+        e->image_root = image_root(e->class, e->runtime >= 0 ? e->runtime : initrd);
+        if (asprintf(&e->image_path, "%s/%s%s", e->image_root, e->local, e->type == IMAGE_RAW ? ".raw" : "") < 0) {
                 e->image_path = NULL;
                 return -ENOMEM;
         }

@@ -37,6 +37,7 @@ typedef struct PullExpression {
 
         /* Filled in by pull_expression_resolve() */
         char *url;              /* absolute URL to fetch */
+        const char *image_root; /* the class's directory: /run/machines, /var/lib/extensions, ... (static) */
         char *image_path;       /* final path: <root>/<local>.raw or <root>/<local> */
 } PullExpression;
 

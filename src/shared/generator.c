@@ -64,6 +64,18 @@ int generator_open_unit_file(const char *dir, const char *name, const char *gene
         return 0;
 }
 
+int generator_remove_unit_file(const char *dir, const char *name) {
+        _cleanup_free_ char *path = NULL;
+
+        assert(dir);
+        assert(name);
+
+        path = path_join(dir, name);
+        if (!path)
+                return -ENOMEM;
+        return unlink(path) < 0 ? -errno : 0;
+}
+
 int generator_close_unit_file(FILE *f, const char *name) {
         int r = 0;
 

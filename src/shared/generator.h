@@ -29,6 +29,9 @@ int generator_parse_args(int argc, char *argv[], GeneratorDirs *ret);
  */
 int generator_open_unit_file(const char *dir, const char *name, const char *generator, FILE **ret);
 
+/** Remove a unit file this generator began but cannot finish (dir/name). */
+int generator_remove_unit_file(const char *dir, const char *name);
+
 /** Finish a unit file: flush, check for write errors, close. */
 int generator_close_unit_file(FILE *f, const char *name);
 

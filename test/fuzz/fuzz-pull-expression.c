@@ -38,7 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 return 0;
         }
         /* What resolves is safe to put in a unit file. */
-        if (!import_url_is_valid(e->url) || !image_name_is_valid(e->local) || e->image_path[0] != '/')
+        if (!import_url_is_valid(e->url) || !image_name_is_valid(e->local) || e->image_path[0] != '/' ||
+            !startswith(e->image_path, e->image_root) || e->image_path[strlen(e->image_root)] != '/')
                 abort();
         /* A lazy image is read in place and verified by dm-verity: nothing checks the whole file, and the
          * file (the URL's last path component: "?x.zst" is a query) is no stream format. */
