@@ -26,7 +26,8 @@
 #include "verb-uri.h"
 
 /* One row per command: the dispatch and the help text come from the same table, so they cannot drift. Each
- * verb parses its options, loads what it needs, runs, and returns a negative errno (-EUSAGE: a usage error). */
+ * verb parses its options, loads what it needs, runs, and returns a negative errno (-EUSAGE: a usage error), 0,
+ * or 1 for a "no" that is an answer, not a failure (exit status 1 without a message: rollout is-trial). */
 typedef struct Verb {
         const char *name;
         const char *synopsis;   /* NULL: listed under the previous row's text */
@@ -177,7 +178,7 @@ int main(int argc, char *argv[]) {
                 if (r < 0)
                         return EXIT_USAGE;
                 r = run_verb(verb_find("status"), argc, argv, json, no_pager);
-                return r == -EUSAGE ? EXIT_USAGE : r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+                return r == -EUSAGE ? EXIT_USAGE : r != 0 ? EXIT_FAILURE : EXIT_SUCCESS;
         }
         if (streq(argv[1], "-h") || streq(argv[1], "--help")) {
                 help();
@@ -196,5 +197,5 @@ int main(int argc, char *argv[]) {
         if (r < 0)
                 return EXIT_USAGE;
         r = run_verb(verb, argc - 1, argv + 1, json, no_pager);
-        return r == -EUSAGE ? EXIT_USAGE : r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+        return r == -EUSAGE ? EXIT_USAGE : r != 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -203,21 +203,24 @@ static void show_json(const RolloutStore *s, const RolloutRunning *run, const Ro
 }
 
 static int do_show(Target *t, const RolloutArgs *a) {
-        static RolloutStore s;
+        _cleanup_free_ RolloutStore *s = calloc(1, sizeof(RolloutStore));
         RolloutRunning run;
         RolloutListInfo list;
         bool have_run, have_list;
         int r;
 
-        r = store_load(t, &s);
+        if (!s)
+                return log_oom();
+
+        r = store_load(t, s);
         if (r < 0)
                 return r;
         have_run = running_load(a, &run) >= 0;
         have_list = !a->vars && rollout_list_view_load(&list) >= 0;
         if (a->json)
-                show_json(&s, have_run ? &run : NULL, have_list ? &list : NULL);
+                show_json(s, have_run ? &run : NULL, have_list ? &list : NULL);
         else
-                show_text(&s, have_run ? &run : NULL, have_list ? &list : NULL);
+                show_text(s, have_run ? &run : NULL, have_list ? &list : NULL);
         return 0;
 }
 
@@ -241,10 +244,13 @@ static int check_what_ran(const RolloutRunning *run) {
 }
 
 static int do_bless(Target *t, const RolloutArgs *a) {
-        static RolloutStore s;
+        _cleanup_free_ RolloutStore *s = calloc(1, sizeof(RolloutStore));
         RolloutRunning run;
         RolloutRecord *rec;
         int r;
+
+        if (!s)
+                return log_oom();
 
         r = running_load(a, &run);
         if (r == -ENOENT) {
@@ -253,10 +259,10 @@ static int do_bless(Target *t, const RolloutArgs *a) {
         }
         if (r < 0)
                 return log_error_errno(r, "Failed to read which version runs (%s): %m", URLBOOT_VAR_ROLLOUT_CHOICE);
-        r = store_load(t, &s);
+        r = store_load(t, s);
         if (r < 0)
                 return r;
-        rec = rollout_store_find(&s, run.id);
+        rec = rollout_store_find(s, run.id);
         if (rec && rec->state == ROLLOUT_GOOD)
                 return 0;
         if (!rec)
@@ -265,8 +271,8 @@ static int do_bless(Target *t, const RolloutArgs *a) {
         r = check_what_ran(&run);
         if (r < 0)
                 return r;
-        (void) rollout_bless(&s, run.id);
-        r = store_save(t, &s);
+        (void) rollout_bless(s, run.id);
+        r = store_save(t, s);
         if (r < 0)
                 return r;
         log_info("%s reached boot-complete.target: marked good after %u start%s.", run.id, rec->tries_done,
@@ -275,17 +281,20 @@ static int do_bless(Target *t, const RolloutArgs *a) {
 }
 
 static int do_reset(Target *t, const char *id, bool all) {
-        static RolloutStore s;
+        _cleanup_free_ RolloutStore *s = calloc(1, sizeof(RolloutStore));
         int r;
 
-        r = store_load(t, &s);
+        if (!s)
+                return log_oom();
+
+        r = store_load(t, s);
         if (r < 0)
                 return r;
         if (all)
-                s.n = 0;
-        else if (rollout_reset(&s, id) < 0)
+                s->n = 0;
+        else if (rollout_reset(s, id) < 0)
                 return log_error_errno(ENOENT, "The rollout's state does not know %s (see 'urlbootctl rollout').", id);
-        return store_save(t, &s);
+        return store_save(t, s);
 }
 
 /* The boot manager keeps the list it took last where only code before the OS can write it; root asks it to
@@ -315,17 +324,19 @@ static int do_reset_generation(Target *t, const RolloutArgs *a) {
 
 /* 0 when the running version is on trial and not blessed, 1 when not, <0 on errors. */
 static int do_is_trial(Target *t, const RolloutArgs *a) {
-        static RolloutStore s;
+        _cleanup_free_ RolloutStore *s = calloc(1, sizeof(RolloutStore));
         RolloutRunning run;
         RolloutRecord *rec;
         int r;
 
+        if (!s)
+                return log_oom();
         if (running_load(a, &run) < 0)
                 return 1;
-        r = store_load(t, &s);
+        r = store_load(t, s);
         if (r < 0)
                 return r;
-        rec = rollout_store_find(&s, run.id);
+        rec = rollout_store_find(s, run.id);
         r = rec && rec->state == ROLLOUT_TRIAL ? 0 : 1;
         if (!a->quiet)
                 puts(r == 0 ? "trial" : "no");
@@ -370,6 +381,5 @@ int verb_rollout(int argc, char *argv[], const void *data) {
         q = target_close(&t);
         if (r >= 0 && q < 0)
                 r = -EIO;
-        /* is-trial's "no" is exit status 1 without an error message */
-        return r == 1 ? -ECANCELED : r;
+        return r;       /* is-trial's "no" is 1: exit status 1 without an error message */
 }

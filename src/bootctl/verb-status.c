@@ -154,16 +154,17 @@ static char *get_urlboot(const char *name) {
 
 static bool rollout_running(RolloutRunning *ret) {
         _cleanup_free_ char *t = get_urlboot(URLBOOT_VAR_ROLLOUT_CHOICE), *store_text = NULL;
-        static RolloutStore store;
+        _cleanup_free_ RolloutStore *store = NULL;
         RolloutRecord *r;
         size_t n;
 
         if (!t || rollout_running_parse(t, strlen(t), ret) < 0)
                 return false;
         /* its state now: blessed since it started, perhaps */
-        if (efi_get_variable(URLBOOT_VAR_ROLLOUT, EFI_VENDOR_URLBOOT_STR, NULL, (void **) &store_text, &n) >= 0) {
-                rollout_store_parse(store_text, n, &store);
-                r = rollout_store_find(&store, ret->id);
+        if (efi_get_variable(URLBOOT_VAR_ROLLOUT, EFI_VENDOR_URLBOOT_STR, NULL, (void **) &store_text, &n) >= 0 &&
+            (store = calloc(1, sizeof(RolloutStore)))) {
+                rollout_store_parse(store_text, n, store);
+                r = rollout_store_find(store, ret->id);
                 if (r)
                         ret->state = r->state;
         }
