@@ -23,6 +23,7 @@
 #include "memory-fundamental.h"
 #include "progress.h"
 #include "pull-attempt.h"
+#include "error-buf.h"
 #include "pull-job.h"
 #include "pull-keep.h"
 #include "pull-place.h"
@@ -364,15 +365,11 @@ int pull_run(const PullOptions *o, PullReport *report, char *error, size_t error
             asprintf(&final_path, "%s/%s", o->image_root, final_name) < 0)
                 return -ENOMEM;
         root_fd = open(o->image_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (root_fd < 0) {
-                r = -errno;
-                snprintf(error, error_size, "Cannot open the image root %s: %s.", o->image_root, strerror(-r));
-                return r;
-        }
-        if (!o->force && fstatat(root_fd, final_name, &st, AT_SYMLINK_NOFOLLOW) >= 0) {
-                snprintf(error, error_size, "%s exists already. Use --force to replace it.", final_path);
-                return -EEXIST;
-        }
+        if (root_fd < 0)
+                return error_setf(error, error_size, -errno, "Cannot open the image root %s: %m.", o->image_root);
+        if (!o->force && fstatat(root_fd, final_name, &st, AT_SYMLINK_NOFOLLOW) >= 0)
+                return error_setf(error, error_size, -EEXIST, "%s exists already. Use --force to replace it.",
+                                  final_path);
         (void) pull_remove_stale_temporaries(root_fd, final_name);
 
         r = run_attempts(o, root_fd, final_name, final_path, report, error, error_size);
