@@ -31,7 +31,7 @@ mkdir "$tmp/urlboot"
 (cd "$tmp/urlboot" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" dpkg-buildpackage -us -uc -b) > "$tmp/build.log" 2>&1
 rc=$?
 check "dpkg-buildpackage -us -uc -b builds every package" \
-	"[ $rc = 0 ] && [ \$(ls '$tmp'/*.deb | grep -vc dbgsym) = 8 ]"
+	"[ $rc = 0 ] && [ \$(ls '$tmp'/*.deb | grep -vc dbgsym) = 9 ]"
 show_if_failed "$tmp/build.log"
 if [ $tap_failed -gt 0 ]; then
 	for i in $(seq 2 13); do echo "not ok $i - not tried: the packages did not build"; done
@@ -64,7 +64,7 @@ in_tree() { # COMMAND...: in the tree, with /proc, /sys and /dev, in a mount nam
 		exec chroot "$t" "$@"' sh "$tmp/tree" "$@"
 }
 
-tools="urlboot-pull urlboot-loop urlbootctl urlboot-mkimage urlboot-xkb urlboot-unit-shell urlboot-dirquota urlboot-ask-password urlboot-resolve"
+tools="urlboot-pull urlboot-loop urlbootctl urlboot-mkimage urlboot-xkb urlboot-unit-shell urlboot-dirquota urlboot-ask-password urlboot-resolve urlboot-serve urlboot-lazy"
 bad=
 for t in $tools; do in_tree "$t" --help > /dev/null 2>&1 || bad="$bad $t"; done
 check "every tool runs (--help):$bad" "[ -z '$bad' ]"
