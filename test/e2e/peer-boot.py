@@ -87,6 +87,10 @@ def main():
         print('1..0 # SKIP urlboot-serve was not built (libmicrohttpd missing)')
         return 0
     os.makedirs(logs, exist_ok=True)
+    # an earlier run's logs would answer wait_for() before this run's VMs wrote a line
+    for name in ('peer-a.log', 'peer-b.log', 'peer-origin.http'):
+        if os.path.exists(os.path.join(logs, name)):
+            os.unlink(os.path.join(logs, name))
     shutil.rmtree(srv, ignore_errors=True)
     os.makedirs(srv)
     for f in ('urlbootx64.efi', 'lazy.raw', 'image.raw.zst'):
