@@ -161,7 +161,7 @@ def main():
 
         # B itself asked A (port 9001) to change one byte of its kept download and pulled it again: refused
         tap.check(wait_for(a_log, r'URLBOOT-SERVE-TAMPERED', 30) and 'URLBOOT-PEER-TAMPER-REFUSED' in b_text and
-                  re.search(r'URLBOOT-PEER-TAMPER: .*image\.raw\.zst (has SHA-256 [0-9a-f]+, but [0-9a-f]+ was expected|'
+                  re.search(r'URLBOOT-PEER-TAMPER: .*image\.raw\.zst( has SHA-256 [0-9a-f]+, but [0-9a-f]+ was expected|'
                             r': the zstd data is corrupt)', b_text),
                   'one byte of the download A kept changed: B refuses it (the zstd frame\'s checksum or the pin), '
                   'nothing installed', re.findall(r'URLBOOT-PEER-TAMPER.*', b_text) or tail(b_log))
