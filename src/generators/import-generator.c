@@ -175,6 +175,17 @@ static int write_lazy_unit(Context *c, const PullExpression *e, const char *unit
         return r;
 }
 
+/* unit wanted by urlboot-imports.target, which sysinit.target pulls in at every boot (enabled or not). */
+static int want_from_imports(Context *c, const char *unit) {
+        int r = generator_add_symlink(c->dirs->normal, "urlboot-imports.target", "wants", unit);
+
+        if (r >= 0)
+                r = generator_add_symlink(c->dirs->normal, "sysinit.target", "wants", "urlboot-imports.target");
+        if (r < 0)
+                return log_error_errno(r, "Failed to link %s into urlboot-imports.target: %m", unit);
+        return 0;
+}
+
 static int add_transfer(Context *c, const PullExpression *e, const char *expression) {
         _cleanup_free_ char *unit = NULL, *loop_unit = NULL;
         int r;
@@ -196,14 +207,11 @@ static int add_transfer(Context *c, const PullExpression *e, const char *express
         if (r < 0)
                 return r;
 
-        r = generator_add_symlink(c->dirs->normal, "urlboot-imports.target", "wants", unit);
+        r = want_from_imports(c, unit);
         if (r >= 0 && loop_unit)
-                r = generator_add_symlink(c->dirs->normal, "urlboot-imports.target", "wants", loop_unit);
-        if (r >= 0 && c->n_units == 0)
-                /* Pulled in at every boot, without relying on the target having been enabled. */
-                r = generator_add_symlink(c->dirs->normal, "sysinit.target", "wants", "urlboot-imports.target");
+                r = want_from_imports(c, loop_unit);
         if (r < 0)
-                return log_error_errno(r, "Failed to link %s into urlboot-imports.target: %m", unit);
+                return r;
 
         c->n_units++;
         if (e->blockdev)
@@ -263,11 +271,9 @@ static int process_loop(Context *c, const char *path) {
         r = unit_name_from_path_instance("urlboot-loop", path, ".service", &unit);
         if (r < 0)
                 return log_error_errno(r, "Cannot make a unit name for %s, not attaching it: %m", path);
-        r = generator_add_symlink(c->dirs->normal, "urlboot-imports.target", "wants", unit);
-        if (r >= 0 && c->n_units == 0)
-                r = generator_add_symlink(c->dirs->normal, "sysinit.target", "wants", "urlboot-imports.target");
+        r = want_from_imports(c, unit);
         if (r < 0)
-                return log_error_errno(r, "Failed to link %s into urlboot-imports.target: %m", unit);
+                return r;
         c->n_units++;
         c->n_blockdev++;
         log_debug("urlboot.loop=%s → %s.", path, unit);
