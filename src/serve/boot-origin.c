@@ -32,9 +32,9 @@ static char *digest_variable(void) {
         size_t n = 0;
 
         if (efi_get_variable(URLBOOT_VAR_IMAGE_SHA256, EFI_VENDOR_URLBOOT_STR, NULL, (void **) &data, &n) < 0 ||
-            n != 64 || strspn(data, "0123456789abcdef") < 64)
-                return NULL;    /* none, or not a digest: as if none was recorded */
-        return strndup(data, 64);
+            !sha256_hex_valid(data, n))
+                return NULL;    /* none, or not a digest: as if none was recorded (as urlbootctl rollout bless) */
+        return strndup(data, n);
 }
 
 int boot_origin_load(BootOrigin *o) {
