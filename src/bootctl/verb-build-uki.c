@@ -301,6 +301,16 @@ static int load_initrds(const BuildUkiArgs *a, Input *ret) {
         return 0;
 }
 
+/* word as a whole word of the command line (not the start of a longer one: "NAME.raw" in "NAME.raw2"). */
+static bool cmdline_has_word(const char *cmdline, const char *word) {
+        size_t n = strlen(word);
+
+        for (const char *p = strstr(cmdline, word); p; p = strstr(p + 1, word))
+                if ((p == cmdline || strchr(" \t\n", p[-1])) && (p[n] == 0 || strchr(" \t\n", p[n])))
+                        return true;
+        return false;
+}
+
 /* " rd.urlboot.loop=/IMAGE_DIR/NAME" for each --image= the command line does not name yet. */
 static int cmdline_add_images(const BuildUkiArgs *a, Input *cmdline) {
         for (size_t i = 0; i < a->n_images; i++) {
@@ -309,7 +319,7 @@ static int cmdline_add_images(const BuildUkiArgs *a, Input *cmdline) {
 
                 if (asprintf(&word, "rd.urlboot.loop=/" IMAGE_DIR "/%s", base_name(a->images[i])) < 0)
                         return log_oom();
-                if (cmdline->data && strstr(cmdline->data, word))
+                if (cmdline->data && cmdline_has_word(cmdline->data, word))
                         continue;
                 grown = realloc(cmdline->data, cmdline->size + 1 + strlen(word) + 1);
                 if (!grown)

@@ -6,7 +6,7 @@ build=$(realpath "$1") src=$(realpath "$2")
 ctl=$build/src/bootctl/urlbootctl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..34"
+echo "1..35"
 
 esp=$tmp/esp
 mkdir -p "$esp/loader/entries" "$esp/EFI/Linux" "$tmp/smbios/11-0" "$tmp/efivars"
@@ -183,6 +183,21 @@ PY
 mkdir -p "$tmp/unpacked" && (cd "$tmp/unpacked" && cpio -id --quiet < "$tmp/carry.initrd" 2>/dev/null)
 check "build-uki --image= carries the image as /urlboot/images/NAME and names it with rd.urlboot.loop=" \
 	"[ $rc = 0 ] && cmp -s '$tmp/rootdisk.raw' '$tmp/unpacked/urlboot/images/rootdisk.raw' && [ \"\$(tr -d '\\0' < '$tmp/carry.cmdline')\" = 'root=gpt-auto rd.urlboot.loop=/urlboot/images/rootdisk.raw' ]"
+"$ctl" build-uki --stub="$stub" --linux="$tmp/linux" --os-release="$tmp/osrel" --image="$tmp/rootdisk.raw" \
+	--cmdline="rd.urlboot.loop=/urlboot/images/rootdisk.raw2" --output="$tmp/carry3.efi" 2>/dev/null
+python3 - "$tmp/carry3.efi" "$tmp/carry3" <<'PY' 2>/dev/null
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+h = struct.unpack_from('<I', d, 0x3c)[0]
+n, opt = struct.unpack_from('<H', d, h + 6)[0], struct.unpack_from('<H', d, h + 20)[0]
+for i in range(n):
+    s = h + 24 + opt + 40 * i
+    if d[s:s + 8].rstrip(b'\0') == b'.cmdline':
+        vsize, _, rsize, roff = struct.unpack_from('<IIII', d, s + 8)
+        open(sys.argv[2] + '.cmdline', 'wb').write(d[roff:roff + min(vsize, rsize)])
+PY
+check "build-uki --image= adds its rd.urlboot.loop= beside a longer name that only starts alike" \
+	"grep -q 'rootdisk.raw2 rd.urlboot.loop=/urlboot/images/rootdisk.raw' '$tmp/carry3.cmdline'"
 "$ctl" build-uki --stub="$stub" --linux="$tmp/linux" --image="$tmp/rootdisk.raw" --image="$tmp/../$(basename "$tmp")/rootdisk.raw" \
 	--output="$tmp/carry2.efi" 2>"$tmp/err"; rc=$?
 check "two --image= files of one name are a usage error" "[ $rc = 2 ] && grep -q 'loop reference' '$tmp/err'"
