@@ -18,9 +18,24 @@
 static pid_t pager_pid = 0;
 static int saved_stdout = -1;
 
-static const char *pager_command(void) {
-        const char *p = getenv("SYSTEMD_PAGER");
+/* As systemd's: under sudo or pkexec (or setuid), a pager named by the caller's environment would run as root,
+ * so then only less, in its secure mode (no shell, no editor, no other files). SYSTEMD_PAGERSECURE= decides. */
+static bool pager_secure(void) {
+        const char *e = getenv("SYSTEMD_PAGERSECURE");
 
+        if (e && parse_boolean(e) >= 0)
+                return parse_boolean(e) > 0;
+        return geteuid() != getuid() || getenv("SUDO_UID") || getenv("PKEXEC_UID");
+}
+
+static const char *pager_command(void) {
+        const char *p;
+
+        if (pager_secure()) {
+                setenv("LESSSECURE", "1", 1);
+                return "less";
+        }
+        p = getenv("SYSTEMD_PAGER");
         if (!p)
                 p = getenv("PAGER");
         if (p && (isempty(p) || streq(p, "cat")))

@@ -3,7 +3,8 @@
  * @file
  * A pager for long output on a terminal, as systemd's tools have one: $SYSTEMD_PAGER, else $PAGER, else
  * less (with LESS=FRXMK unless set: it quits when the text fits the screen) or more; none when stdout is
- * no terminal, with --no-pager, or when the variable is empty or "cat". And colour on a terminal, unless
+ * no terminal, with --no-pager, or when the variable is empty or "cat"; under sudo or pkexec only less in its
+ * secure mode (SYSTEMD_PAGERSECURE=, as systemd's). And colour on a terminal, unless
  * NO_COLOR is set, SYSTEMD_COLORS says no, or TERM is dumb.
  */
 #pragma once

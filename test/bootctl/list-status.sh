@@ -6,7 +6,7 @@ build=$(realpath "$1") src=$(realpath "$2")
 ctl=$build/src/bootctl/urlbootctl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..35"
+echo "1..36"
 
 esp=$tmp/esp
 mkdir -p "$esp/loader/entries" "$esp/EFI/Linux" "$tmp/smbios/11-0" "$tmp/efivars"
@@ -215,6 +215,9 @@ python3 -c "import sys; sys.stdout.buffer.write(b'\x06\0\0\0' + (3).to_bytes(8, 
 script -qec "URLBOOT_EFIVARFS=$evc SYSTEMD_PAGER='cat > $tmp/paged' '$ctl' status" /dev/null > "$tmp/tty-out"
 script -qec "URLBOOT_EFIVARFS=$evc SYSTEMD_PAGER='cat > $tmp/paged2' '$ctl' status --no-pager" /dev/null > "$tmp/tty-out2"
 script -qec "URLBOOT_EFIVARFS=$evc NO_COLOR=1 SYSTEMD_PAGER=cat '$ctl' status" /dev/null > "$tmp/tty-out3"
+# (less itself then shows it: a "q" typed on the terminal ends it)
+printf 'q' | timeout 20 script -qec "URLBOOT_EFIVARFS=$evc SUDO_UID=1000 SYSTEMD_PAGER='cat > $tmp/paged-sudo' '$ctl' status" /dev/null > /dev/null 2>&1
+check "under sudo \$SYSTEMD_PAGER is not run (only less, in secure mode)" "[ ! -e '$tmp/paged-sudo' ]"
 check "on a terminal status goes through \$SYSTEMD_PAGER, not with --no-pager; ticks green unless NO_COLOR" \
 	"grep -q '^System:' '$tmp/paged' && [ ! -e '$tmp/paged2' ] && grep -q '^System:' '$tmp/tty-out2' && grep -q \$'\033\\[0;32m✓' '$tmp/paged' && grep -q '✓' '$tmp/tty-out3' && ! grep -q \$'\033\\[' '$tmp/tty-out3'"
 tap_exit
