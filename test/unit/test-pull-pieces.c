@@ -2,10 +2,13 @@
 /* urlboot-pull's small pieces: the pipe between downloader and unpacker (ring-buffer.c), the stream
  * digest (digest.c), progress's words (progress.c). */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "digest.h"
 #include "progress.h"
+#include "pull-advice.h"
+#include "pull-option.h"
 #include "ring-buffer.h"
 #include "tests.h"
 
@@ -116,4 +119,24 @@ TEST(progress_words) {
         ASSERT_EQ(progress_mode_from_string("bar"), PROGRESS_BAR);
         ASSERT_EQ(progress_mode_from_string("none"), PROGRESS_NONE);
         ASSERT_TRUE(progress_mode_from_string("fancy") < 0);
+}
+
+/* The advice's command-line words are urlboot-pull's own options (pull-option.h's table), the expression's its
+ * options; URLBOOT_PULL_ADVICE=expression switches. */
+TEST(advice_words) {
+        char want[64];
+
+        unsetenv("URLBOOT_PULL_ADVICE");
+        snprintf(want, sizeof want, "--%s=no", pull_options[PULL_OPTION_VERIFY].name);
+        ASSERT_STREQ(pull_advice(PULL_ADVICE_VERIFY_NO), want);
+        snprintf(want, sizeof want, "--%s=checksum", pull_options[PULL_OPTION_VERIFY].name);
+        ASSERT_STREQ(pull_advice(PULL_ADVICE_VERIFY_CHECKSUM), want);
+        snprintf(want, sizeof want, "--%s=sha256:HEX", pull_options[PULL_OPTION_VERIFY].name);
+        ASSERT_STREQ(pull_advice(PULL_ADVICE_PIN), want);
+        snprintf(want, sizeof want, "--%s=FILE", pull_options[PULL_OPTION_KEYRING].name);
+        ASSERT_STREQ(pull_advice(PULL_ADVICE_KEYRING), want);
+        setenv("URLBOOT_PULL_ADVICE", "expression", 1);
+        ASSERT_STREQ(pull_advice(PULL_ADVICE_VERIFY_NO), "verify=no");
+        ASSERT_STREQ(pull_advice(PULL_ADVICE_PIN), "sha256=HEX");
+        unsetenv("URLBOOT_PULL_ADVICE");
 }
