@@ -6,8 +6,11 @@
  * accepts formats to text that parses to an equal object, and a call read from it formats to a
  * call with the same method and flags; a name reported as given twice is a member of the parsed
  * message (or of its parameters), and a message formatted by json-c (which keeps one of each name)
- * has none given twice. */
+ * has none given twice; repeated "oneway"/"more" members are taken or refused as sd-varlink 262 does
+ * (check_call_flags). */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,7 +72,49 @@ static void check_json(const char *text, size_t len) {
         json_object_put(b);
 }
 
+/* sd-varlink 262's rule for the members "oneway" and "more", in order, repeats included: each must be a
+ * boolean, none may follow one that was true. The message is built from the input's first bytes (names
+ * escaped or not, spaces or not), so the raw-text scanner of varlink-members.c meets what json-c folds away;
+ * the verdict of the server's path (duplicate check, then varlink_call_parse) must be the rule's. */
+static void check_call_flags(const uint8_t *data, size_t size) {
+        static const char *const values[] = { "true", "false", "1", "null", "\"x\"" };
+        char text[512] = "{\"method\":\"a.b.C\"";
+        unsigned flags = 0;
+        bool refused = false;
+        struct json_object *o = NULL;
+        VarlinkCall call;
+        char *dup = NULL;
+        int r;
+
+        for (size_t i = 0; i < size && i < 6; i++) {
+                bool more = data[i] & 1, escaped = data[i] & 2, spaced = data[i] & 4;
+                unsigned v = (data[i] >> 3) % 5;
+                const char *name = more ? (escaped ? "m\\u006fre" : "more") : (escaped ? "one\\u0077ay" : "oneway");
+
+                snprintf(text + strlen(text), sizeof text - strlen(text), ",%s\"%s\"%s:%s", spaced ? " " : "", name,
+                         spaced ? " " : "", values[v]);
+                if (flags || v > 1)
+                        refused = true;
+                else if (v == 0)
+                        flags = more ? VARLINK_CALL_MORE : VARLINK_CALL_ONEWAY;
+        }
+        strcat(text, "}");
+        if (varlink_json_parse(text, strlen(text), &o) < 0)
+                abort();        /* always valid JSON */
+        r = varlink_json_duplicate_member(text, strlen(text), &dup);
+        if (r < 0)
+                abort();
+        if (r == VARLINK_DUPLICATE_IN_MESSAGE || varlink_call_parse(o, &call) < 0) {
+                if (!refused)
+                        abort();        /* 262 takes it */
+        } else if (refused || call.flags != flags)
+                abort();                /* 262 refuses it, or reads other flags */
+        free(dup);
+        json_object_put(o);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+        check_call_flags(data, size);
         const char *stream = (const char *) data + 1;
         size_t chunk, fed = 0, expected = 0;
         VarlinkFrame f;
