@@ -118,7 +118,8 @@ int varlink_connection_read(VarlinkConnection *c, uint64_t timeout_usec, struct 
                                         json_object_put(*ret);
                                         *ret = NULL;
                                         r = r < 0 ? r : -EBADMSG;
-                                }
+                                } else if (r & VARLINK_CALL_FLAGS_REPEATED)
+                                        varlink_call_fold_flags(*ret);
                         }
                         explicit_bzero(text, len);
                         return r < 0 ? r : 1;

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <json-c/json.h>
 
 #include "macro.h"
 #include "string-util.h"
@@ -250,9 +251,21 @@ int varlink_json_duplicate_member(const char *text, size_t len, char **ret_name)
                         r = VARLINK_DUPLICATE_IN_PARAMETERS;
                 if (r > 0 && !(*ret_name = strdup(dup)))
                         r = -ENOMEM;
+                else if (r != VARLINK_DUPLICATE_IN_MESSAGE && s.flags.n > 1 && first_duplicate(&s.flags))
+                        r |= VARLINK_CALL_FLAGS_REPEATED;
         }
         names_done(&top);
         names_done(&parameters);
         names_done(&s.flags);
         return r;
+}
+
+void varlink_call_fold_flags(struct json_object *msg) {
+        static const char *const keys[] = { "oneway", "more" };
+        struct json_object *v;
+
+        for (size_t i = 0; i < ELEMENTSOF(keys); i++)
+                if (json_object_object_get_ex(msg, keys[i], &v) && json_object_is_type(v, json_type_boolean) &&
+                    !json_object_get_boolean(v))
+                        json_object_object_del(msg, keys[i]);
 }

@@ -28,6 +28,8 @@ static void check_duplicates(const char *text, size_t len, struct json_object *m
         char *name = NULL;
         int r = varlink_json_duplicate_member(text, len, &name);
 
+        if (r > 0)
+                r &= ~VARLINK_CALL_FLAGS_REPEATED;      /* the flags' order is check_call_flags()'s */
         if (r < 0 && r != -ENOMEM)
                 abort(); /* json-c accepted the text: it is valid JSON */
         if (r == VARLINK_DUPLICATE_IN_PARAMETERS && !json_object_object_get_ex(message, "parameters", &in))
@@ -104,6 +106,8 @@ static void check_call_flags(const uint8_t *data, size_t size) {
         r = varlink_json_duplicate_member(text, strlen(text), &dup);
         if (r < 0)
                 abort();
+        if (r > 0 && (r & VARLINK_CALL_FLAGS_REPEATED))
+                varlink_call_fold_flags(o);     /* as varlink-connection.c does */
         if (r == VARLINK_DUPLICATE_IN_MESSAGE || varlink_call_parse(o, &call) < 0) {
                 if (!refused)
                         abort();        /* 262 takes it */
