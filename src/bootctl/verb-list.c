@@ -64,10 +64,15 @@ static void add(List *l, BlsEntry *e, const char *source, bool type2) {
         l->items[l->n++] = (Item) { e, source, type2 };
 }
 
+/* root/sub as the FAT file system would find it, whatever the case of its names (also on a host copy). */
+static DIR *open_caseless(const char *root, const char *sub, char **ret_dir) {
+        return path_join_caseless(root, sub, ret_dir) >= 0 ? opendir(*ret_dir) : NULL;
+}
+
 static void scan_type1(List *l, const char *root, const char *source) {
-        _cleanup_free_ char *dir = path_join(root, "loader/entries");
+        _cleanup_free_ char *dir = NULL;
         struct dirent *de;
-        DIR *d = dir ? opendir(dir) : NULL;
+        DIR *d = open_caseless(root, "loader/entries", &dir);
 
         if (!d)
                 return;
@@ -91,9 +96,9 @@ static void scan_type1(List *l, const char *root, const char *source) {
 }
 
 static void scan_type2(List *l, const char *root, const char *source) {
-        _cleanup_free_ char *dir = path_join(root, "EFI/Linux");
+        _cleanup_free_ char *dir = NULL;
         struct dirent *de;
-        DIR *d = dir ? opendir(dir) : NULL;
+        DIR *d = open_caseless(root, "EFI/Linux", &dir);
 
         if (!d)
                 return;

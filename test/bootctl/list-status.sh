@@ -6,7 +6,7 @@ build=$(realpath "$1") src=$(realpath "$2")
 ctl=$build/src/bootctl/urlbootctl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "1..36"
+echo "1..37"
 
 esp=$tmp/esp
 mkdir -p "$esp/loader/entries" "$esp/EFI/Linux" "$tmp/smbios/11-0" "$tmp/efivars"
@@ -220,4 +220,8 @@ printf 'q' | timeout 20 script -qec "URLBOOT_EFIVARFS=$evc SUDO_UID=1000 SYSTEMD
 check "under sudo \$SYSTEMD_PAGER is not run (only less, in secure mode)" "[ ! -e '$tmp/paged-sudo' ]"
 check "on a terminal status goes through \$SYSTEMD_PAGER, not with --no-pager; ticks green unless NO_COLOR" \
 	"grep -q '^System:' '$tmp/paged' && [ ! -e '$tmp/paged2' ] && grep -q '^System:' '$tmp/tty-out2' && grep -q \$'\033\\[0;32m✓' '$tmp/paged' && grep -q '✓' '$tmp/tty-out3' && ! grep -q \$'\033\\[' '$tmp/tty-out3'"
+# A host copy of a FAT ESP whose directories are written in another case: list finds them as the firmware would.
+mkdir -p "$tmp/esp-case/efi/linux" && cp "$esp/EFI/Linux/demo-os.efi" "$tmp/esp-case/efi/linux/"
+check "list finds EFI/Linux on an ESP copy written as efi/linux (FAT's names match whatever their case)" \
+	"URLBOOT_EFIVARFS=$ev_none '$ctl' list --json --esp-path='$tmp/esp-case' 2>/dev/null | grep -q demo-os"
 tap_exit
