@@ -15,7 +15,7 @@
 #include "efi-string.h"
 #include "efi-tpm.h"
 #include "efi-volume.h"
-#include "manager.h"
+#include "manager-entries.h"
 #include "memory-fundamental.h"
 #include "pe-image.h"
 #include "printf-fundamental.h"

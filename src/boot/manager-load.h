@@ -10,7 +10,7 @@
 
 #include <efi.h>
 
-#include "manager.h"
+#include "boot-entry.h"
 #include "sha256.h"
 
 typedef struct LoadedEntry {

@@ -9,7 +9,7 @@
 #include "efi-cleanup.h"
 #include "efi-string.h"
 #include "efi-variables.h"
-#include "manager.h"
+#include "manager-menu.h"
 #include "memory-fundamental.h"
 #include "string-fundamental.h"
 
