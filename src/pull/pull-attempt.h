@@ -13,7 +13,7 @@
 #include "decompress.h"
 #include "digest.h"
 #include "progress.h"
-#include "pull-job.h"
+#include "pull-options.h"
 #include "ring-buffer.h"
 #include "tar-unpack.h"
 
