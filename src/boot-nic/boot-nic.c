@@ -3,6 +3,7 @@
  * @file
  * The NIC the firmware booted from, and networkd configuration that waits for it alone.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,8 @@ int boot_nic_find(uint8_t ret_mac[6], unsigned *ret_option) {
         char name[9];
         unsigned n;
         int r;
+
+        assert(ret_mac);
 
         r = efi_get_variable("BootCurrent", EFI_VENDOR_GLOBAL_STR, NULL, &current, &size);
         if (r < 0)
@@ -71,6 +74,10 @@ int boot_nic_write_network(const char *dir, const char *template_path, const uin
         _cleanup_free_ char *template = NULL, *boot = NULL, *name = NULL;
         char address[18];
         int r;
+
+        assert(dir);
+        assert(template_path);
+        assert(mac);
 
         r = read_full_file(template_path, TEMPLATE_MAX, &template, NULL);
         if (r < 0)
