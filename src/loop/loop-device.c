@@ -3,6 +3,7 @@
  * @file
  * Loop devices with a reference name.
  */
+#include <assert.h>
 #include <blkid.h>
 #include <dirent.h>
 #include <errno.h>
@@ -84,6 +85,9 @@ int loop_get_info(const char *device, LoopInfo *ret) {
         char path[128];
         int nr = loop_number(device);
 
+        assert(device);
+        assert(ret);
+
         if (nr < 0)
                 return nr;
         fd = open(device, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -118,6 +122,8 @@ int loop_list(LoopInfo **ret) {
         struct dirent *de;
         int n = 0;
         DIR *d;
+
+        assert(ret);
 
         d = opendir("/sys/block");
         if (!d)
@@ -188,6 +194,8 @@ int loop_add_partitions(const char *device) {
         blkid_partlist parts;
         int nr = loop_number(device), n, added = 0, r = 0;
 
+        assert(device);
+
         if (nr < 0)
                 return nr;
         if (count_partitions(nr, NULL, 0) > 0)
@@ -254,6 +262,8 @@ int loop_detach(const char *device_or_file) {
         struct stat st;
         int n, r, detached = 0;
 
+        assert(device_or_file);
+
         if (loop_number(device_or_file) >= 0)
                 return detach_device(device_or_file);
 
@@ -303,10 +313,15 @@ static int configure(int loop_fd, int file_fd, const LoopAttachOptions *o, bool 
 
 int loop_attach(const char *file, const LoopAttachOptions *o, char **ret_device, bool *ret_read_only) {
         _cleanup_close_ int file_fd = -1, ctl = -1;
-        bool read_only = o->read_only;
+        bool read_only;
         struct stat st;
         int r = -EBUSY;
 
+        assert(file);
+        assert(o);
+        assert(ret_device);
+
+        read_only = o->read_only;
         if (o->ref && strlen(o->ref) > LOOP_REF_MAX)
                 return -ENAMETOOLONG;
 
