@@ -3,6 +3,7 @@
  * @file
  * The keyboard settings localed keeps for X11, and the environment file Wayland sessions read.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include "xkb-config.h"
 
 void xkb_config_done(XkbConfig *c) {
+        assert(c);
+
         free(c->layout);
         free(c->model);
         free(c->variant);
@@ -21,6 +24,8 @@ void xkb_config_done(XkbConfig *c) {
 }
 
 bool xkb_config_is_empty(const XkbConfig *c) {
+        assert(c);
+
         return isempty(c->layout) && isempty(c->model) && isempty(c->variant) && isempty(c->options);
 }
 
@@ -80,11 +85,15 @@ static char **x11_field(XkbConfig *c, const char *option) {
 }
 
 int xkb_config_parse_x11(const char *text, XkbConfig *ret) {
-        _cleanup_free_ char *copy = strdup(text);
+        _cleanup_free_ char *copy = NULL;
         XkbConfig c = {};
         bool in_input_class = false;
         char *save = NULL;
 
+        assert(text);
+        assert(ret);
+
+        copy = strdup(text);
         if (!copy)
                 return -ENOMEM;
 
@@ -168,10 +177,16 @@ static int parse_assignments(const char *text, const AssignmentKeys keys, XkbCon
 }
 
 int xkb_config_parse_env(const char *text, XkbConfig *ret) {
+        assert(text);
+        assert(ret);
+
         return parse_assignments(text, env_keys, ret);
 }
 
 int xkb_config_parse_debian(const char *text, XkbConfig *ret) {
+        assert(text);
+        assert(ret);
+
         return parse_assignments(text, debian_keys, ret);
 }
 
@@ -185,6 +200,8 @@ bool xkb_value_is_safe(const char *v) {
 }
 
 const char *xkb_config_find_unsafe(const XkbConfig *c) {
+        assert(c);
+
         if (!xkb_value_is_safe(c->layout))
                 return "layout";
         if (!xkb_value_is_safe(c->model))
@@ -210,6 +227,8 @@ char *xkb_config_render_x11(const XkbConfig *c) {
                          "        Identifier \"system-keyboard\"\n"
                          "        MatchIsKeyboard \"on\"\n");
 
+        assert(c);
+
         if (!s)
                 return NULL;
         if (!append_line(&s, "        Option \"XkbLayout\" \"", c->layout, "\"\n") ||
@@ -225,6 +244,9 @@ char *xkb_config_render_x11(const XkbConfig *c) {
 
 char *xkb_config_render_env(const XkbConfig *c, const char *source) {
         char *s = NULL;
+
+        assert(c);
+        assert(source);
 
         if (!strextend(&s,
                        "# Written by urlboot-xkb(1) from ", source, ",\n"
@@ -250,10 +272,17 @@ static bool append_assignment(char **s, const char *key, const char *value) {
 }
 
 char *xkb_config_update_debian(const char *old_text, const XkbConfig *c) {
-        const char *values[4] = { c->layout, c->model, c->variant, c->options };
+        const char *values[4];
         bool written[4] = {};
         char *out = strdup("");
         const char *p = old_text ?: "";
+
+        assert(c);
+
+        values[0] = c->layout;
+        values[1] = c->model;
+        values[2] = c->variant;
+        values[3] = c->options;
 
         if (!out)
                 return NULL;

@@ -3,6 +3,7 @@
  * @file
  * The XKB rules list (evdev.lst from xkb-data).
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,9 @@ int xkb_rules_load(const char *path, XkbRules **ret) {
         char *save = NULL;
         int section = -1, k;
 
+        assert(path);
+        assert(ret);
+
         k = read_full_file(path, XKB_RULES_SIZE_MAX, &text, NULL);
         if (k < 0)
                 return k;
@@ -119,17 +123,29 @@ static const Entry *find(const XkbRules *r, int section, const char *name, const
 }
 
 bool xkb_rules_has_model(const XkbRules *r, const char *model) {
+        assert(r);
+        assert(model);
+
         return find(r, SECTION_MODEL, model, NULL);
 }
 
 bool xkb_rules_has_layout(const XkbRules *r, const char *layout) {
+        assert(r);
+        assert(layout);
+
         return find(r, SECTION_LAYOUT, layout, NULL);
 }
 
 bool xkb_rules_has_variant(const XkbRules *r, const char *layout, const char *variant) {
+        assert(r);
+        assert(variant);
+
         return find(r, SECTION_VARIANT, variant, layout);
 }
 
 bool xkb_rules_has_option(const XkbRules *r, const char *option) {
+        assert(r);
+        assert(option);
+
         return find(r, SECTION_OPTION, option, NULL);
 }
