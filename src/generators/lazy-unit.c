@@ -3,6 +3,7 @@
  * @file
  * The unit of a "lazy" pull expression, and the hashes that verify it.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,8 @@
 #include "verity-devices.h"
 
 void verity_pins_done(VerityPins *p) {
+        assert(p);
+
         p->roothash = mfree(p->roothash);
         p->usrhash = mfree(p->usrhash);
 }
@@ -47,6 +50,8 @@ static int load_pin(const char *key, char **ret, char *error, size_t error_size)
 int verity_pins_load(VerityPins *ret, char *error, size_t error_size) {
         int r;
 
+        assert(ret);
+
         *ret = (VerityPins) {};
         r = load_pin("roothash", &ret->roothash, error, error_size);
         if (r >= 0)
@@ -57,6 +62,9 @@ int verity_pins_load(VerityPins *ret, char *error, size_t error_size) {
 }
 
 int lazy_check_pins(const PullExpression *e, const VerityPins *pins, char *error, size_t error_size) {
+        assert(e);
+        assert(pins);
+
         if (!e->lazy || pins->roothash || pins->usrhash)
                 return 0;
         if (e->verify_explicit && e->verify == IMPORT_VERIFY_NO)
@@ -85,10 +93,17 @@ static void write_exec_start(FILE *f, const PullExpression *e, const VerityPins 
 
 int lazy_unit_write(const char *dir, const char *unit, const char *generator, const PullExpression *e,
                     const LazyUnitSettings *s) {
-        _cleanup_free_ char *description = unit_text_escape(e->url), *where_escaped = NULL;
+        _cleanup_free_ char *description = NULL, *where_escaped = NULL;
         FILE *f;
         int r;
 
+        assert(dir);
+        assert(unit);
+        assert(generator);
+        assert(e);
+        assert(s);
+
+        description = unit_text_escape(e->url);
         if (!description)
                 return -ENOMEM;
         where_escaped = unit_specifier_escape(e->image_root);

@@ -3,6 +3,7 @@
  * @file
  * Checks of a loop request from the kernel command line (loop-image.h).
  */
+#include <assert.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,6 +16,8 @@
 int loop_image_check(const char *path, bool initrd, char *reason, size_t reason_size) {
         const char *name;
         struct stat st;
+
+        assert(path);
 
         if (!path_is_absolute(path) || !path_is_normalized(path) || path[1] == 0)
                 return error_setf(reason, reason_size, -EINVAL, "not an absolute, normalized path to a file");

@@ -3,6 +3,7 @@
  * @file
  * Where pull expressions come from, and which spellings are ours.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,8 @@
 #define CREDENTIAL_SIZE_MAX (1024 * 1024)
 
 void pull_config_done(PullConfig *c) {
+        assert(c);
+
         c->expressions = strv_free(c->expressions);
         c->loops = strv_free(c->loops);
         free(c->success_action);
@@ -26,6 +29,8 @@ void pull_config_done(PullConfig *c) {
 }
 
 bool pull_spelling_is_ours(const char *prefix, int systemd_version) {
+        assert(prefix);
+
         if (streq(prefix, "urlboot"))
                 return true;
         return systemd_version <= 0 || systemd_version < SYSTEMD_VERSION_OWNS_PULL;
@@ -160,6 +165,8 @@ static int load_credentials(PullConfig *c) {
 
 int pull_config_load(PullConfig *c, int systemd_version) {
         int r;
+
+        assert(c);
 
         c->systemd_spelling = pull_spelling_is_ours("systemd", systemd_version);
 

@@ -3,6 +3,7 @@
  * @file
  * Pull expressions: parsing and resolution.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -176,6 +177,9 @@ int pull_expression_parse(const char *s, PullExpression **ret, char *error, size
         const char *p = s;
         int r;
 
+        assert(s);
+        assert(ret);
+
         if (error_size > 0)
                 error[0] = 0;
 
@@ -282,6 +286,8 @@ static int resolve_url(PullExpression *e, const char *stub_url, char *error, siz
 
 int pull_expression_resolve(PullExpression *e, const char *stub_url, bool initrd, char *error, size_t error_size) {
         int r;
+
+        assert(e);
 
         if (error_size > 0)
                 error[0] = 0;

@@ -3,6 +3,7 @@
  * @file
  * systemd.volatile=overlay as the default for a verified pulled root.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,9 @@ int volatile_root_add(const char *dir, const char *generator) {
         _cleanup_free_ char *mode = NULL, *dropin = NULL;
         const char *binary;
         int r;
+
+        assert(dir);
+        assert(generator);
 
         r = proc_cmdline_get_key("systemd.volatile", 0, &mode);
         if (r > 0) {
