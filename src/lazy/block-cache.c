@@ -3,12 +3,16 @@
  * @file
  * Byte ranges within a budget.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "block-cache.h"
 
 size_t block_cache_copy(BlockCache *c, void *buf, size_t count, uint64_t offset) {
+        assert(c);
+        assert(buf);
+
         for (size_t i = 0; i < BLOCK_CACHE_SLOTS; i++) {
                 BlockCacheEntry *e = &c->slot[i];
                 uint64_t left;
@@ -32,6 +36,9 @@ static void evict(BlockCache *c, BlockCacheEntry *e) {
 }
 
 void block_cache_put(BlockCache *c, uint64_t offset, uint64_t size, uint8_t *data) {
+        assert(c);
+        assert(data);
+
         for (;;) {
                 BlockCacheEntry *victim = NULL, *empty = NULL;
 
@@ -52,6 +59,8 @@ void block_cache_put(BlockCache *c, uint64_t offset, uint64_t size, uint8_t *dat
 }
 
 void block_cache_done(BlockCache *c) {
+        assert(c);
+
         for (size_t i = 0; i < BLOCK_CACHE_SLOTS; i++)
                 if (c->slot[i].data)
                         evict(c, &c->slot[i]);

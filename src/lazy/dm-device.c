@@ -60,6 +60,11 @@ int dm_device_create(const char *name, const char *uuid, uint64_t sectors, const
         struct dm_info info;
         int r;
 
+        assert(name);
+        assert(type);
+        assert(params);
+        assert(ret_node);
+
         if (dm_device_exists(name))
                 return -EEXIST;
         t = task_new(DM_DEVICE_CREATE, name);
@@ -97,6 +102,10 @@ int dm_device_replace_table(const char *name, uint64_t sectors, const char *type
         struct dm_task *t;
         int r;
 
+        assert(name);
+        assert(type);
+        assert(params);
+
         t = task_new(DM_DEVICE_RELOAD, name);
         if (!t)
                 return -ENOMEM;
@@ -123,6 +132,10 @@ int dm_device_status(const char *name, char **ret_type, char **ret_params) {
         uint64_t start, length;
         char *type = NULL, *params = NULL;
         int r;
+
+        assert(name);
+        assert(ret_type);
+        assert(ret_params);
 
         if (!t)
                 return -ENOMEM;
@@ -151,6 +164,8 @@ int dm_target_load(const char *type) {
 }
 
 int dm_device_remove(const char *name) {
+        assert(name);
+
         return simple(DM_DEVICE_REMOVE, name);
 }
 
@@ -158,6 +173,8 @@ bool dm_device_exists(const char *name) {
         struct dm_task *t = task_new(DM_DEVICE_INFO, name);
         struct dm_info info;
         bool exists;
+
+        assert(name);
 
         if (!t)
                 return false;
@@ -168,6 +185,8 @@ bool dm_device_exists(const char *name) {
 
 char *linear_table_params(const char *device) {
         char *p;
+
+        assert(device);
 
         if (asprintf(&p, "%s 0", device) < 0)
                 return NULL;

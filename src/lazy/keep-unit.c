@@ -3,6 +3,7 @@
  * @file
  * The lazy disk's unit, kept for the real root's systemd.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -29,6 +30,8 @@ bool lazy_keep_unit_name_valid(const char *unit) {
 int lazy_keep_unit_at(int dir_fd, const char *unit, const char *url) {
         _cleanup_free_ char *description = unit_text_escape(url), *text = NULL;
         int n;
+
+        assert(url);
 
         if (!lazy_keep_unit_name_valid(unit))
                 return -EINVAL;

@@ -3,6 +3,7 @@
  * @file
  * The lazy disk: set-up, background copy, switch to the local copy.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -731,6 +732,8 @@ int lazy_attach(const LazyOptions *o) {
         Lazy l;
         char size[32];
         int r;
+
+        assert(o);
 
         r = lazy_init(&l, o);
         if (r >= 0)

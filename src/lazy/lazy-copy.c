@@ -3,6 +3,7 @@
  * @file
  * The background copy over an NBD connection of its own.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -20,6 +21,8 @@
 int lazy_copy_open(LazyCopy *c, int source, int fd, uint64_t size, uint64_t chunk, char *error, size_t error_size) {
         off_t end;
 
+        assert(c);
+
         *c = (LazyCopy) { .source = source, .fd = fd, .size = size, .chunk = chunk };
         c->buf = malloc(chunk);
         if (!c->buf)
@@ -35,6 +38,8 @@ int lazy_copy_open(LazyCopy *c, int source, int fd, uint64_t size, uint64_t chun
 }
 
 void lazy_copy_close(LazyCopy *c) {
+        assert(c);
+
         for (unsigned i = 0; i < c->n_verity; i++)
                 verity_zero_map_done(&c->verity[i].map);
         c->n_verity = 0;
@@ -86,6 +91,9 @@ int lazy_copy_map_verity(LazyCopy *c, const VerityPartition *p, char *error, siz
         VerityGeometry g;
         size_t root_size;
         int r;
+
+        assert(c);
+        assert(p);
 
         if (c->n_verity >= LAZY_COPY_VERITY_MAX || unhex(p->pin, root, sizeof root, &root_size) < 0)
                 return error_setf(error, error_size, -EINVAL, "cannot use the pin %s", p->pin);
@@ -176,6 +184,8 @@ static int write_sparse(LazyCopy *c, const uint8_t *buf, uint64_t n, uint64_t of
 int lazy_copy_step(LazyCopy *c, char *error, size_t error_size) {
         uint64_t end = MIN(c->next + c->chunk, c->size), first = UINT64_MAX, last = 0, span;
         int r;
+
+        assert(c);
 
         if (c->next >= c->size)
                 return 0;

@@ -3,6 +3,7 @@
  * @file
  * The state file of a lazy disk.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,8 @@ LazyPhase lazy_phase_from_string(const char *s) {
 }
 
 void lazy_state_done(LazyState *s) {
+        assert(s);
+
         free(s->name);
         free(s->url);
         free(s->image);
@@ -109,6 +112,9 @@ int lazy_state_write(const char *path, const LazyState *s) {
         size_t size;
         int r = state_format(s, &text, &size);
 
+        assert(path);
+        assert(s);
+
         return r < 0 ? r : write_file_atomic(path, text, size, 0644);
 }
 
@@ -116,6 +122,9 @@ int lazy_state_write_at(int dir_fd, const char *name, const LazyState *s) {
         _cleanup_free_ char *text = NULL;
         size_t size;
         int r = state_format(s, &text, &size);
+
+        assert(name);
+        assert(s);
 
         return r < 0 ? r : write_file_atomic_at(dir_fd, name, text, size, 0644);
 }
@@ -167,6 +176,9 @@ int lazy_state_read(const char *path, LazyState *ret) {
         LazyState s = { .phase = LAZY_STARTING };
         char *line, *save = NULL;
         int r;
+
+        assert(path);
+        assert(ret);
 
         r = read_full_file(path, 64 * 1024, &text, NULL);
         if (r < 0)

@@ -3,6 +3,7 @@
  * @file
  * Showing lazy disks.
  */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -32,6 +33,9 @@ static void print_time(FILE *f, const char *what, uint64_t usec, bool *first) {
 void lazy_status_print(FILE *f, const LazyState *s, bool running) {
         unsigned percent = s->size > 0 ? (unsigned) (s->copied * 100 / s->size) : 0;
         bool first = true;
+
+        assert(f);
+        assert(s);
 
         fprintf(f, "%s: %s", s->name, lazy_phase_to_string(s->phase));
         if (s->phase == LAZY_REMOTE)
@@ -105,6 +109,9 @@ static void json_u64(FILE *f, const char *key, uint64_t v, bool null_if_zero) {
 }
 
 void lazy_status_print_root_writes(FILE *f, const RootWrites *writes) {
+        assert(f);
+        assert(writes);
+
         fputs("Root writes: ", f);
         print_bytes(f, writes->used);
         fputs(" in memory, at most ", f);
@@ -113,6 +120,9 @@ void lazy_status_print_root_writes(FILE *f, const RootWrites *writes) {
 }
 
 void lazy_status_print_json(FILE *f, const LazyState *s, bool running, const RootWrites *writes) {
+        assert(f);
+        assert(s);
+
         fputc('{', f);
         json_write_key(f, "name", true);
         json_write_string(f, s->name);
@@ -167,6 +177,9 @@ int lazy_status_show(const char *dir, const char *root, char *const *names, bool
         struct dirent *de;
         DIR *d;
         int n = 0, r;
+
+        assert(dir);
+        assert(root);
 
         d = opendir(dir);
         if (!d && errno != ENOENT)

@@ -3,6 +3,7 @@
  * @file
  * nbd devices through sysfs and ioctls.
  */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +32,8 @@ bool nbd_is_connected(const char *device) {
         const char *name = nbd_name(device);
         char path[128];
 
+        assert(device);
+
         if (!name)
                 return false;
         snprintf(path, sizeof path, "/sys/block/%s/pid", name);
@@ -41,6 +44,8 @@ int nbd_find_free(char **ret) {
         int best = -1;
         struct dirent *de;
         DIR *d;
+
+        assert(ret);
 
         d = opendir("/sys/block");
         if (!d)
@@ -75,6 +80,9 @@ int nbd_read_bytes(const char *device, uint64_t *ret) {
         char path[128];
         int r;
 
+        assert(device);
+        assert(ret);
+
         if (!name)
                 return -EINVAL;
         snprintf(path, sizeof path, "/sys/block/%s/stat", name);
@@ -96,6 +104,8 @@ int nbd_disconnect(int fd) {
 }
 
 int nbd_wait_free(const char *device, unsigned timeout_ms) {
+        assert(device);
+
         for (unsigned waited = 0; nbd_is_connected(device); waited += 10) {
                 if (waited >= timeout_ms)
                         return -ETIMEDOUT;
@@ -107,6 +117,9 @@ int nbd_wait_free(const char *device, unsigned timeout_ms) {
 int block_device_size(const char *device, uint64_t *ret) {
         _cleanup_close_ int fd = open(device, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
         uint64_t size;
+
+        assert(device);
+        assert(ret);
 
         if (fd < 0)
                 return -errno;

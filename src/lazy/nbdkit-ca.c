@@ -3,6 +3,7 @@
  * @file
  * The CA on a mount point of the initrd's root.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -41,6 +42,9 @@ int nbdkit_ca_prepare(NbdkitCa *ca, const char *path, bool initrd, const char *n
         size_t size;
         int r;
 
+        assert(ca);
+        assert(path);
+
         *ca = (NbdkitCa) { .dir_fd = -EBADF };
         /* read it now in any case: a missing or oversized file is an error before nbdkit starts */
         r = read_full_file(path, CA_FILE_MAX, &pem, &size);
@@ -59,6 +63,8 @@ int nbdkit_ca_prepare(NbdkitCa *ca, const char *path, bool initrd, const char *n
 
 void nbdkit_ca_done(NbdkitCa *ca) {
         char path[64];
+
+        assert(ca);
 
         /* We may live in the real root by now: the mount is reached through the descriptor. */
         if (ca->dir_fd >= 0) {

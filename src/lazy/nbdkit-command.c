@@ -3,6 +3,7 @@
  * @file
  * nbdkit's command line for a lazy disk.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,6 +31,9 @@ static int add(char ***l, const char *fmt, ...) {
 int nbdkit_command(const NbdkitSettings *s, char ***ret) {
         _cleanup_strv_free_ char **l = NULL;
         int r = 0;
+
+        assert(s);
+        assert(ret);
 
         /* Arguments are passed as they are (no shell), but a URL with spaces or controls is no URL. */
         for (const char *c = s->url; *c; c++)

@@ -3,6 +3,7 @@
  * @file
  * The root's writes in memory.
  */
+#include <assert.h>
 #include <errno.h>
 #include <linux/magic.h>
 #include <sys/statfs.h>
@@ -11,6 +12,9 @@
 
 int root_writes_get(const char *root, RootWrites *ret) {
         struct statfs fs;
+
+        assert(root);
+        assert(ret);
 
         if (statfs(root, &fs) < 0)
                 return -errno;

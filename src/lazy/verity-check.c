@@ -3,6 +3,7 @@
  * @file
  * The pinned verity hashes against a disk's GPT, superblocks and top hash blocks.
  */
+#include <assert.h>
 #include <blkid.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -201,6 +202,9 @@ int verity_check_disk(const char *disk, const VerityPin *pins, size_t n_pins, Ve
         _cleanup_close_ int fd = -1;
         Part parts[PARTITIONS_MAX];
         int n, r, found = 0;
+
+        assert(disk);
+        assert(pins || n_pins == 0);
 
         fd = open(disk, O_RDONLY | O_CLOEXEC | O_NOCTTY);
         if (fd < 0)

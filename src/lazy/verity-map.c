@@ -3,6 +3,7 @@
  * @file
  * The zero blocks of a verity-protected partition, from its checked hash tree.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 #include "verity-map.h"
 
 void verity_zero_map_done(VerityZeroMap *m) {
+        assert(m);
+
         m->zero = mfree(m->zero);
 }
 
@@ -70,6 +73,12 @@ int verity_zero_map_make(const VeritySuperblock *sb, const VerityGeometry *g, co
         uint64_t zero_count = 0;
         Levels lv;
         int r;
+
+        assert(sb);
+        assert(g);
+        assert(hash);
+        assert(root_hash);
+        assert(ret);
 
         if (g->levels == 0 || g->levels > 8 || hash_size < g->hash_size || root_hash_size != g->digest_size)
                 return error_setf(error, error_size, -EOPNOTSUPP, "a verity tree of %u levels over %zu bytes",

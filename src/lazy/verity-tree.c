@@ -3,6 +3,7 @@
  * @file
  * dm-verity superblocks and tree geometry (veritysetup's format, the kernel's tree walk).
  */
+#include <assert.h>
 #include <errno.h>
 #include <string.h>
 
@@ -52,6 +53,9 @@ int verity_superblock_parse(const uint8_t *buf, size_t size, VeritySuperblock *r
         VeritySuperblock sb = {};
         uint64_t version;
 
+        assert(buf || size == 0);
+        assert(ret);
+
         if (size < VERITY_SUPERBLOCK_SIZE || memcmp(buf, SB_SIGNATURE, 8) != 0)
                 return error_setf(error, error_size, -EBADMSG, "no verity superblock (no \"verity\" signature)");
         version = le(buf + SB_VERSION, 4);
@@ -97,6 +101,9 @@ int verity_geometry(const VeritySuperblock *sb, VerityGeometry *ret) {
         uint64_t start, blocks = 0;
         int digest_size;
 
+        assert(sb);
+        assert(ret);
+
         if (!md)
                 return -EOPNOTSUPP;
         digest_size = EVP_MD_get_size(md);
@@ -138,6 +145,10 @@ int verity_root_hash(const VeritySuperblock *sb, const uint8_t *block, size_t bl
         EVP_MD_CTX *ctx;
         bool ok;
 
+        assert(sb);
+        assert(block);
+        assert(ret);
+
         if (!md)
                 return -EOPNOTSUPP;
         ctx = EVP_MD_CTX_new();
@@ -155,6 +166,9 @@ int verity_root_hash(const VeritySuperblock *sb, const uint8_t *block, size_t bl
 
 void verity_hex(const uint8_t *b, size_t n, char *ret) {
         static const char digits[] = "0123456789abcdef";
+
+        assert(b || n == 0);
+        assert(ret);
 
         for (size_t i = 0; i < n; i++) {
                 ret[2 * i] = digits[b[i] >> 4];

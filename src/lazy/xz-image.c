@@ -3,6 +3,7 @@
  * @file
  * A multi-block .xz read in place.
  */
+#include <assert.h>
 #include <errno.h>
 #include <string.h>
 
@@ -15,6 +16,9 @@
 int xz_image_index_size(const uint8_t footer[XZ_IMAGE_FOOTER_SIZE], uint64_t file_size, uint64_t *ret,
                         char *error, size_t error_size) {
         lzma_stream_flags f;
+
+        assert(footer);
+        assert(ret);
 
         if (file_size < XZ_IMAGE_HEADER_SIZE + XZ_IMAGE_FOOTER_SIZE)
                 return error_setf(error, error_size, -EBADMSG, "%llu bytes are too few for an .xz file",
@@ -52,6 +56,11 @@ int xz_image_open(XzImage *x, const uint8_t header[XZ_IMAGE_HEADER_SIZE], const 
         size_t pos = 0;
         int r;
 
+        assert(x);
+        assert(header);
+        assert(footer);
+        assert(index);
+
         *x = (XzImage) {};
         if (lzma_stream_header_decode(&h, header) != LZMA_OK)
                 return error_setf(error, error_size, -EBADMSG, "it does not start with an xz stream header");
@@ -81,6 +90,9 @@ int xz_image_open(XzImage *x, const uint8_t header[XZ_IMAGE_HEADER_SIZE], const 
 int xz_image_locate(const XzImage *x, uint64_t offset, XzBlock *ret) {
         lzma_index_iter it;
 
+        assert(x);
+        assert(ret);
+
         if (offset >= x->size)
                 return -ERANGE;
         lzma_index_iter_init(&it, x->index);
@@ -102,6 +114,11 @@ int xz_image_decode(const XzImage *x, const XzBlock *b, const uint8_t *in, uint8
         lzma_block block = { .version = 0, .check = x->check, .filters = filters };
         size_t in_pos, out_pos = 0;
         lzma_ret l;
+
+        assert(x);
+        assert(b);
+        assert(in);
+        assert(out);
 
         if (b->total < 1)
                 return error_setf(error, error_size, -EBADMSG, "an empty block");
@@ -138,6 +155,8 @@ int xz_image_decode(const XzImage *x, const XzBlock *b, const uint8_t *in, uint8
 }
 
 void xz_image_done(XzImage *x) {
+        assert(x);
+
         if (x->index)
                 lzma_index_end(x->index, NULL);
         x->index = NULL;
