@@ -3,6 +3,7 @@
  * @file
  * The boot's origin and the booted UKI.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,8 @@ static char *digest_variable(void) {
 }
 
 int boot_origin_load(BootOrigin *o) {
+        assert(o);
+
         *o = (BootOrigin) {
                 .loader_url = variable("LoaderDeviceURL", EFI_VENDOR_LOADER_STR),
                 .stub_url = variable("StubDeviceURL", EFI_VENDOR_LOADER_STR),
@@ -47,6 +50,8 @@ int boot_origin_load(BootOrigin *o) {
 }
 
 void boot_origin_done(BootOrigin *o) {
+        assert(o);
+
         free(o->loader_url);
         free(o->stub_url);
         free(o->uki_sha256);
@@ -61,6 +66,9 @@ int url_path(const char *url, char **ret) {
         const char *p = startswith(url, "http://") ?: startswith(url, "https://");
         size_t n;
         char *s, *w;
+
+        assert(url);
+        assert(ret);
 
         if (!p)
                 return -EINVAL;
@@ -123,6 +131,10 @@ int fetch_verified(const char *url, const char *sha256, const char *path, char *
                 .userdata = &b,
         };
         int r;
+
+        assert(url);
+        assert(sha256);
+        assert(path);
 
         r = http_fetch(&request, &response, error, error_size);
         http_response_done(&response);

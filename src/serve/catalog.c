@@ -3,6 +3,7 @@
  * @file
  * What is served.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +190,10 @@ int catalog_build(Catalog *c, const CatalogOptions *o, const BootOrigin *origin)
         _cleanup_strv_free_ char **expressions = NULL;
         int r;
 
+        assert(c);
+        assert(o);
+        assert(origin);
+
         *c = (Catalog) {};
         if (o->boot) {
                 add_uki(c, o, origin);
@@ -208,6 +213,9 @@ int catalog_build(Catalog *c, const CatalogOptions *o, const BootOrigin *origin)
 }
 
 Resource *catalog_find(Catalog *c, const char *path) {
+        assert(c);
+        assert(path);
+
         for (size_t i = 0; i < c->n; i++)
                 if (streq(c->items[i].path, path))
                         return &c->items[i];
@@ -215,6 +223,9 @@ Resource *catalog_find(Catalog *c, const char *path) {
 }
 
 void catalog_refresh(Catalog *c, const CatalogOptions *o) {
+        assert(c);
+        assert(o);
+
         for (size_t i = 0; i < c->n; i++) {
                 Resource *r = &c->items[i];
                 _cleanup_free_ char *local = NULL;
@@ -239,6 +250,8 @@ void catalog_refresh(Catalog *c, const CatalogOptions *o) {
 }
 
 void catalog_done(Catalog *c) {
+        assert(c);
+
         for (size_t i = 0; i < c->n; i++)
                 resource_done(&c->items[i]);
         free(c->items);

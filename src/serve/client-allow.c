@@ -81,6 +81,9 @@ bool client_network_contains(const ClientNetwork *n, const struct sockaddr *a) {
         uint8_t b[16];
         unsigned full = n->prefix / 8, rest = n->prefix % 8;
 
+        assert(n);
+        assert(a);
+
         if (!client_bytes(a, n->family, b))
                 return false;
         if (memcmp(b, n->address, full) != 0)
@@ -89,6 +92,9 @@ bool client_network_contains(const ClientNetwork *n, const struct sockaddr *a) {
 }
 
 bool client_allowed(const ClientNetwork *list, size_t n, const struct sockaddr *a) {
+        assert(list || n == 0);
+        assert(a);
+
         for (size_t i = 0; i < n; i++)
                 if (client_network_contains(&list[i], a))
                         return true;
@@ -98,6 +104,8 @@ bool client_allowed(const ClientNetwork *list, size_t n, const struct sockaddr *
 void client_address_format(const struct sockaddr *a, char buf[static 64]) {
         const void *p = a->sa_family == AF_INET ? (const void *) &((const struct sockaddr_in *) a)->sin_addr :
                         a->sa_family == AF_INET6 ? (const void *) &((const struct sockaddr_in6 *) a)->sin6_addr : NULL;
+
+        assert(a);
 
         if (!p || !inet_ntop(a->sa_family, p, buf, 64))
                 snprintf(buf, 64, "(address family %d)", a->sa_family);

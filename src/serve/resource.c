@@ -123,6 +123,8 @@ ssize_t resource_read(const Resource *r, void *buf, size_t size, uint64_t offset
 }
 
 void resource_done(Resource *r) {
+        assert(r);
+
         if (r->fd >= 0)
                 close(r->fd);
         free(r->path);

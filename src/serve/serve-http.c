@@ -3,6 +3,7 @@
  * @file
  * urlboot-serve's HTTP(S) side, on libmicrohttpd.
  */
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <microhttpd.h>
@@ -208,6 +209,9 @@ static void mhd_log(void *cls, const char *format, va_list ap) {
 int serve_http_start(const ServeConfig *config, HttpServer **ret) {
         unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
         HttpServer *s = calloc(1, sizeof *s);
+
+        assert(config);
+        assert(ret);
 
         if (!s)
                 return log_oom();
