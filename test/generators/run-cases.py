@@ -5,9 +5,11 @@ A case directory holds:
   cmdline          the kernel command line (one line)
   env              optional KEY=VALUE lines; defaults SYSTEMD_IN_INITRD=1, URLBOOT_SYSTEMD_VERSION=252
   efivars          optional NAME=VALUE lines, stored as Boot Loader Interface string variables
+  rollout-efivars  optional NAME=VALUE lines, the boot manager's rollout variables (urlboot's vendor GUID,
+                   8-bit text; VALUE with Python escapes such as \n)
   credentials/     optional credential files ($CREDENTIALS_DIRECTORY)
   expected/        the output tree: normal/, early/, late/ (files and symlinks), exit-status, log
-Both generators run into fresh normal/early/late directories; the tree, the exit statuses and the log
+The three generators run into fresh normal/early/late directories; the tree, the exit statuses and the log
 must match exactly, and every generated unit must pass systemd-analyze verify (systemd 252).
 
   run-cases.py BUILDDIR SRCDIR [--update] [CASE...]
@@ -19,7 +21,8 @@ import sys
 import tempfile
 
 LOADER_GUID = '4a67b082-0a4c-41cf-b6c7-440b29bb8c4f'
-GENERATORS = ['urlboot-import-generator', 'urlboot-root-generator']
+URLBOOT_GUID = '3c0a4d1e-8b7f-4c55-9a1e-75726c626f6f'
+GENERATORS = ['urlboot-import-generator', 'urlboot-root-generator', 'urlboot-rollout-generator']
 
 
 def read_lines(path):
@@ -36,6 +39,10 @@ def make_efivars(case, tmp):
         name, value = line.split('=', 1)
         with open(os.path.join(d, f'{name}-{LOADER_GUID}'), 'wb') as f:
             f.write(b'\x06\x00\x00\x00' + value.encode('utf-16-le') + b'\x00\x00')
+    for line in read_lines(os.path.join(case, 'rollout-efivars')):
+        name, value = line.split('=', 1)
+        with open(os.path.join(d, f'{name}-{URLBOOT_GUID}'), 'wb') as f:
+            f.write(b'\x07\x00\x00\x00' + value.encode('latin-1').decode('unicode_escape').encode('latin-1'))
     return d
 
 
@@ -91,7 +98,7 @@ def verify_units(out, build, src, tmp):
             p = os.path.join(out, sub, name)
             if os.path.isfile(p) and not os.path.islink(p) and name not in units:
                 with open(p) as f:
-                    text = f.read().replace('/usr/bin/urlboot-pull', '/usr/bin/true').replace('/usr/bin/urlboot-lazy', '/usr/bin/true')
+                    text = f.read().replace('/usr/bin/urlboot-pull', '/usr/bin/true').replace('/usr/bin/urlboot-lazy', '/usr/bin/true').replace('/usr/bin/urlbootctl', '/usr/bin/true')
                 # systemd-analyze verify (252) cannot load any unit whose name has a ":" ("Couldn't
                 # process aliases"), though systemd itself accepts such names; check a renamed copy.
                 name = name.replace(':', '_')
