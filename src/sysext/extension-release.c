@@ -68,28 +68,28 @@ int extension_release_matches(char *const *fields, const HostRelease *host, cons
         if (!fields || !*fields)
                 return no(ret_reason, "it has no extension-release data");
         if (host->scope && !scope_allows(release_field(fields, "SYSEXT_SCOPE"), host->scope))
-                return no(ret_reason, "its SYSEXT_SCOPE= does not name this scope");
+                return no(ret_reason, "its SYSEXT_SCOPE= leaves this scope out");
         arch = release_field(fields, "ARCHITECTURE");
         if (!isempty(arch) && !streq(arch, "_any") && !streq_ptr(arch, host->architecture))
-                return no(ret_reason, "it is for another architecture");
+                return no(ret_reason, "its ARCHITECTURE= is another one");
         id = release_field(fields, "ID");
         if (isempty(id))
                 return no(ret_reason, "its extension-release has no ID=");
         if (streq(id, "_any"))
                 return 1;
         if (!streq(id, host->id))
-                return no(ret_reason, "it is for another OS (ID=)");
+                return no(ret_reason, "its ID= names another OS");
         if (isempty(host->version_id) && isempty(host->sysext_level))
                 return 1;       /* a rolling release: the ID is enough */
         level = release_field(fields, "SYSEXT_LEVEL");
         if (!isempty(host->sysext_level) && !isempty(level))
-                return streq(level, host->sysext_level) ? 1 : no(ret_reason, "its SYSEXT_LEVEL= differs");
+                return streq(level, host->sysext_level) ? 1 : no(ret_reason, "its SYSEXT_LEVEL= is not the host's");
         if (isempty(host->version_id))
                 return 1;
         version = release_field(fields, "VERSION_ID");
         if (isempty(version))
                 return no(ret_reason, "its extension-release has no VERSION_ID=");
-        return streq(version, host->version_id) ? 1 : no(ret_reason, "its VERSION_ID= differs");
+        return streq(version, host->version_id) ? 1 : no(ret_reason, "its VERSION_ID= is not the host's");
 }
 
 const char *host_architecture(void) {

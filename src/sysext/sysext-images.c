@@ -57,15 +57,18 @@ void sysext_images_sort_paths(SysextImage *items, size_t n) {
                 qsort(items, n, sizeof *items, compare_paths);
 }
 
-int sysext_images_list(const char *sysext, SysextImages *ret) {
-        char *argv[] = { (char *) sysext, (char *) "list", (char *) "--json=short", (char *) "--no-pager", NULL };
-        _cleanup_free_ char *out = NULL;
+int sysext_images_list(const char *sysext, const char *root, SysextImages *ret) {
+        _cleanup_free_ char *root_arg = NULL, *out = NULL;
+        char *argv[] = { (char *) sysext, (char *) "list", (char *) "--json=short", (char *) "--no-pager", NULL, NULL };
         SysextImages images = {};
         json_object *list;
         size_t n;
         int r;
 
         assert(ret);
+        if (root && asprintf(&root_arg, "--root=%s", root) < 0)
+                return -ENOMEM;
+        argv[4] = root_arg;
         r = command_output(argv, LIST_MAX, false, &out, NULL, NULL);
         if (r < 0)
                 return r;
@@ -105,7 +108,17 @@ static int release_of_directory(SysextImage *img) {
         return r < 0 ? r : release_fields_parse(text, size, &img->release);
 }
 
-/* "extensionRelease" of systemd-dissect's JSON, an object of strings. */
+/* One "KEY=VALUE" field into img->release. */
+static int release_add(SysextImage *img, const char *key, const char *value) {
+        char *f = NULL;
+
+        if (key ? asprintf(&f, "%s=%s", key, value) < 0 : !(f = strdup(value)))
+                return -ENOMEM;
+        return strv_consume(&img->release, f);
+}
+
+/* "extensionRelease" of systemd-dissect's JSON: an array of "KEY=VALUE" strings (252), or an object of
+ * strings (later versions). */
 static int release_of_raw(SysextImage *img, const char *dissect) {
         char *argv[] = { (char *) dissect, (char *) "--json=short", (char *) "--no-pager", img->path, NULL };
         _cleanup_free_ char *out = NULL;
@@ -120,17 +133,18 @@ static int release_of_raw(SysextImage *img, const char *dissect) {
                 json_object_put(o);
                 return -EBADMSG;
         }
-        if (json_object_object_get_ex(o, "extensionRelease", &release) &&
-            json_object_is_type(release, json_type_object)) {
+        if (!json_object_object_get_ex(o, "extensionRelease", &release))
+                release = NULL;
+        if (json_object_is_type(release, json_type_array))
+                for (size_t i = 0; r >= 0 && i < json_object_array_length(release); i++) {
+                        json_object *v = json_object_array_get_idx(release, i);
+                        if (json_object_is_type(v, json_type_string) && strchr(json_object_get_string(v), '='))
+                                r = release_add(img, NULL, json_object_get_string(v));
+                }
+        else if (json_object_is_type(release, json_type_object)) {
                 json_object_object_foreach(release, key, value) {
-                        char *f = NULL;
-                        if (!json_object_is_type(value, json_type_string))
-                                continue;
-                        if (asprintf(&f, "%s=%s", key, json_object_get_string(value)) < 0 ||
-                            strv_consume(&img->release, f) < 0) {
-                                r = -ENOMEM;
-                                break;
-                        }
+                        if (r >= 0 && json_object_is_type(value, json_type_string))
+                                r = release_add(img, key, json_object_get_string(value));
                 }
         }
         json_object_put(o);

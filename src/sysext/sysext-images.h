@@ -27,9 +27,10 @@ typedef struct SysextImages {
  * The images "systemd-sysext list --json=short" names, in version order of their names (the order
  * they are merged in).
  * @v sysext  the systemd-sysext program (PATH lookup without a slash)
+ * @v root    its --root= (an OS tree), or NULL for the running system
  * @ret 0, -EBADMSG (output not understood), the errors of command_output()
  */
-int sysext_images_list(const char *sysext, SysextImages *ret);
+int sysext_images_list(const char *sysext, const char *root, SysextImages *ret);
 
 /**
  * Reads the image's extension-release fields into img->release.

@@ -19,6 +19,7 @@
 #include "log.h"
 #include "macro.h"
 #include "measure-log.h"
+#include "path-util.h"
 #include "string-util.h"
 #include "sysext-digest.h"
 #include "sysext-images.h"
@@ -30,6 +31,7 @@
 typedef struct Args {
         const char *log;
         const char *tpm2_device;        /* a device path, or a TCTI "driver:configuration" */
+        const char *root;               /* --root=: an OS tree instead of the running system */
         char **images;                  /* --image=: these, not what systemd-sysext lists */
         const char *sysext, *dissect;   /* the programs asked */
         bool dry_run;
@@ -60,6 +62,8 @@ static void help(void) {
                "\n"
                "  --image=PATH         measure this image (repeatable) instead of those systemd-sysext\n"
                "                       lists; no extension-release check\n"
+               "  --root=DIR           the extensions and os-release of the OS tree in DIR (as\n"
+               "                       systemd-sysext --root=)\n"
                "  --log=FILE           the event log (default %s)\n"
                "  --tpm2-device=PATH   the TPM's device (default /dev/tpmrm0, else /dev/tpm0), or a\n"
                "                       TCTI as DRIVER:CONF (swtpm:host=127.0.0.1,port=2321)\n"
@@ -72,11 +76,12 @@ static void help(void) {
 }
 
 static int parse_args(int argc, char *argv[], Args *a) {
-        enum { ARG_VERSION = 0x100, ARG_IMAGE, ARG_LOG, ARG_TPM2_DEVICE, ARG_DRY_RUN, ARG_JSON };
+        enum { ARG_VERSION = 0x100, ARG_IMAGE, ARG_ROOT, ARG_LOG, ARG_TPM2_DEVICE, ARG_DRY_RUN, ARG_JSON };
         static const struct option options[] = {
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, ARG_VERSION },
                 { "image", required_argument, NULL, ARG_IMAGE },
+                { "root", required_argument, NULL, ARG_ROOT },
                 { "log", required_argument, NULL, ARG_LOG },
                 { "tpm2-device", required_argument, NULL, ARG_TPM2_DEVICE },
                 { "dry-run", no_argument, NULL, ARG_DRY_RUN },
@@ -96,6 +101,11 @@ static int parse_args(int argc, char *argv[], Args *a) {
                 case ARG_IMAGE:
                         if (strv_extend(&a->images, optarg) < 0)
                                 return log_oom();
+                        break;
+                case ARG_ROOT:
+                        if (!path_is_absolute(optarg))
+                                return log_usage_error("--root= takes an absolute path, not '%s'.", optarg);
+                        a->root = optarg;
                         break;
                 case ARG_LOG:
                         a->log = optarg;
@@ -143,8 +153,8 @@ static int plan_add(Plan *p, const char *name, const char *path, const char *rea
         return 0;
 }
 
-static int host_identity(HostRelease *host, char ***fields) {
-        int r = host_release_read("/", fields);
+static int host_identity(const char *root, HostRelease *host, char ***fields) {
+        int r = host_release_read(root, fields);
 
         if (r < 0)
                 return log_error_errno(r, "Failed to read the host's os-release: %m");
@@ -166,10 +176,10 @@ static int plan_from_sysext(const Args *a, Plan *p) {
         HostRelease host;
         int r;
 
-        r = host_identity(&host, &host_fields);
+        r = host_identity(a->root, &host, &host_fields);
         if (r < 0)
                 return r;
-        r = sysext_images_list(a->sysext, &images);
+        r = sysext_images_list(a->sysext, a->root, &images);
         if (r == -ENOENT)
                 return log_error_errno(r, "%s not found; it is systemd's (package systemd).", a->sysext);
         if (r < 0)
