@@ -266,8 +266,9 @@ static void tune_requests(Lazy *l, const char *device) {
                 log_debug("Cannot raise %s to %s KiB.", path, kb);
 }
 
-/* A free nbd device on nbdkit's socket (connections: the kernel's, for this device). @ret the open device */
-static int attach_nbd(Lazy *l, unsigned connections, char **ret_device) {
+/* A free nbd device on nbdkit's socket (connections: the kernel's, for this device; export: "" for the boot's,
+ * "background" for the copy's, which the plugin serves with spare CPU only). @ret the open device */
+static int attach_nbd(Lazy *l, unsigned connections, const char *export, char **ret_device) {
         _cleanup_free_ char *device = NULL;
         char count[16];
         /* Without -t the kernel never fails a request that waits on a server that went away; with
@@ -280,6 +281,7 @@ static int attach_nbd(Lazy *l, unsigned connections, char **ret_device) {
         if (r < 0)
                 return log_error_errno(r, "No free nbd device (is the nbd module loaded?): %m");
         argv[3] = device;
+        argv[7] = (char *) export;
         snprintf(count, sizeof count, "%u", connections);
         if (connections <= 1)
                 argv[8] = NULL;
@@ -300,7 +302,7 @@ static int attach_nbd(Lazy *l, unsigned connections, char **ret_device) {
 static int connect_nbd(Lazy *l) {
         int r, fd;
 
-        fd = attach_nbd(l, l->o->connections, &l->st.nbd);
+        fd = attach_nbd(l, l->o->connections, "", &l->st.nbd);
         if (fd < 0)
                 return fd;
         l->nbd_fd = fd;
@@ -317,7 +319,7 @@ static int connect_nbd(Lazy *l) {
         if (r < 0)
                 return log_error_errno(r, "Cannot find %s: %m", l->st.nbd);
         /* The copy's own: its requests never queue in front of the boot's (nor the boot's in front of its). */
-        fd = attach_nbd(l, 1, &l->copy_nbd);
+        fd = attach_nbd(l, 1, "background", &l->copy_nbd);
         if (fd < 0)
                 return fd;
         l->copy_nbd_fd = fd;

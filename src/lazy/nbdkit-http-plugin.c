@@ -12,6 +12,9 @@
  * in parallel, each on a libcurl handle of a pool (keep-alive), so the boot's reads on one NBD connection
  * never wait behind the background copy's on another.
  *
+ * A connection asking for the export "background" (urlboot-lazy's copy) is served at SCHED_IDLE: it takes
+ * the CPU only when the boot leaves some.
+ *
  * A failed request is tried again (retries=, retry-delay=): a server away for a while only delays reads.
  * This is what nbdkit's retry filter did, but here it covers the network alone: a multi-block .xz (told by
  * its first bytes, with xz=auto, whatever its name: a peer serves its decompressed copy under the .xz name)
@@ -28,6 +31,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -352,6 +356,18 @@ static int open_xz(int64_t fsize, XzImage *ret) {
         return r;
 }
 
+/* The handle of a connection whose reads only take spare CPU: export name BACKGROUND_EXPORT (urlboot-lazy's
+ * copy). Decoding xz blocks is what the copy costs; at full speed it took the 2 CPUs a booting system
+ * needed, so the boot's start queued behind it while it read nothing from the network. */
+#define BACKGROUND_EXPORT "background"
+static char background_handle;
+
+static void *connection_handle(void) {
+        const char *name = nbdkit_export_name();
+
+        return name && strcmp(name, BACKGROUND_EXPORT) == 0 ? (void *) &background_handle : NBDKIT_HANDLE_NOT_NEEDED;
+}
+
 static void *http_plugin_open(int readonly) {
         XzImage x = {};
         bool is_xz;
@@ -362,7 +378,7 @@ static void *http_plugin_open(int readonly) {
         pthread_mutex_unlock(&lock);
         /* each connection until one succeeds */
         if (s >= 0)
-                return NBDKIT_HANDLE_NOT_NEEDED;
+                return connection_handle();
         if (probe_file(&s, &is_xz) < 0)
                 return NULL;
         if (xz_config >= 0)
@@ -378,7 +394,7 @@ static void *http_plugin_open(int readonly) {
         }
         pthread_mutex_unlock(&lock);
         xz_image_done(&x);
-        return NBDKIT_HANDLE_NOT_NEEDED;
+        return connection_handle();
 }
 
 static int64_t http_plugin_get_size(void *handle) {
@@ -460,10 +476,25 @@ static int pread_xz(void *buf, uint32_t count, uint64_t offset) {
         return 0;
 }
 
+/* SCHED_IDLE for this thread while it serves the background connection, back to normal after. */
+static void thread_background(bool on) {
+        struct sched_param p = {};
+
+        (void) pthread_setschedparam(pthread_self(), on ? SCHED_IDLE : SCHED_OTHER, &p);
+}
+
 static int http_plugin_pread(void *handle, void *buf, uint32_t count, uint64_t offset, uint32_t flags) {
+        bool background = handle == &background_handle;
+        int r;
+
         if (count == 0)
                 return 0;
-        return xz ? pread_xz(buf, count, offset) : fetch(buf, count, offset);
+        if (background)
+                thread_background(true);
+        r = xz ? pread_xz(buf, count, offset) : fetch(buf, count, offset);
+        if (background)
+                thread_background(false);
+        return r;
 }
 
 static struct nbdkit_plugin plugin = {
