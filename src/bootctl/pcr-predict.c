@@ -129,6 +129,18 @@ static int measure_phases(const char *phases, Prediction *p) {
         return 0;
 }
 
+/* urlboot-sysext-measure: each text, without NUL, into PCR 13 with TPM2_PCR_Event (by the booted system). */
+static int measure_sysexts(char *const *texts, Prediction *p) {
+        for (char *const *t = texts; t && *t; t++) {
+                MeasureEvent e = { .pcr = TPM2_PCR_SYSEXTS, .type = TCG_EV_IPL, .data = *t, .size = strlen(*t),
+                                   .description = *t };
+                int r = add_event(&e, p);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
 /* What the stub does with its load options: text check, "@N", clean-up. */
 static unsigned stub_read_options(uint16_t *options, size_t n, StubParameters *params) {
         unsigned profile = 0;
@@ -208,6 +220,8 @@ int pcr_predict(const PredictInput *in, Prediction *ret) {
                 r = predict_stub(in, options, n_options, &p);
         if (r >= 0)
                 r = measure_phases(in->phases, &p);
+        if (r >= 0)
+                r = measure_sysexts(in->sysexts, &p);
         if (r < 0) {
                 prediction_done(&p);
                 return r;

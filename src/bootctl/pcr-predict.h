@@ -31,6 +31,7 @@ typedef struct PredictInput {
         const PredictFile *files;
         size_t n_files;
         const char *phases;     /* systemd-pcrphase words (colon-separated) measured later into PCR 11 */
+        char *const *sysexts;   /* urlboot-sysext-measure's texts, measured later into PCR 13 */
 } PredictInput;
 
 typedef struct PredictedEvent {

@@ -10,20 +10,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fileio.h"
 #include "json-writer.h"
 #include "exit-status.h"
 #include "log.h"
 #include "macro.h"
+#include "measure-log.h"
+#include "string-util.h"
 #include "tpm-event-log.h"
 #include "verb-event-log.h"
 
 #define DEFAULT_LOG "/sys/kernel/security/tpm0/binary_bios_measurements"
 #define LOG_SIZE_MAX (16UL * 1024 * 1024)
+/* systemd's (systemd-pcrphase and friends, v253 on) and urlboot-sysext-measure's */
+#define DEFAULT_USERSPACE_LOGS "/run/log/systemd/tpm2-measure.log", MEASURE_LOG_DEFAULT
 
 typedef struct Args {
         const char *log;
+        char **userspace_logs;          /* CEL-JSON logs of measurements after boot, replayed after it */
+        bool userspace_logs_given;
         const char *sysfs;              /* directory with pcr-BANK/N, NULL: do not compare */
         unsigned pcrs;                  /* 1 << N; 0: all that were extended */
         bool events;
@@ -48,6 +55,39 @@ static int list_event(const TpmLogEvent *e, void *userdata) {
                 putchar('}');
         } else
                 printf("%3u  0x%08x  %s\n", e->pcr, e->type, text ?: "");
+        return 0;
+}
+
+/* One userspace log's records: listed with --events, extended into @s. */
+static int replay_userspace_log(const char *path, Listing *l, PcrSet *s, unsigned *banks) {
+        _cleanup_(measure_log_done) MeasureLog log = {};
+        size_t bad = 0;
+        int r;
+
+        r = measure_log_read(path, &log, &bad);
+        if (r == -EBADMSG)
+                return log_error_errno(EIO, "%s: record %zu is not a CEL-JSON record this tool can read.", path,
+                                       bad + 1);
+        if (r < 0)
+                return log_error_errno(r, "Failed to read %s: %m", path);
+        for (size_t i = 0; i < log.n; i++) {
+                const MeasureLogRecord *rec = &log.records[i];
+                for (size_t j = 0; j < rec->digests.n_banks; j++) {
+                        int b = pcr_bank_from_tcg_alg(rec->digests.banks[j].alg);
+                        if (b >= 0 && pcr_extend_digest(s, rec->pcr, b, rec->digests.banks[j].digest) >= 0)
+                                *banks |= 1U << b;
+                }
+                if (!l->args->events || (l->args->pcrs && !(l->args->pcrs & (1U << rec->pcr))))
+                        continue;
+                if (l->args->json) {
+                        printf("%s{\"pcr\":%u,\"log\":", l->n++ ? "," : "", rec->pcr);
+                        json_write_string(stdout, path);
+                        json_write_key(stdout, "description", false);
+                        json_write_string(stdout, rec->text);
+                        putchar('}');
+                } else
+                        printf("%3u  %-10s  %s\n", rec->pcr, "CEL-JSON", rec->text ?: "");
+        }
         return 0;
 }
 
@@ -109,11 +149,16 @@ static int print_pcrs(const Args *a, const PcrSet *s, unsigned banks) {
 static void help(void) {
         printf("Usage: urlbootctl event-log [OPTIONS] [FILE]\n"
                "\n"
-               "Replay the firmware's TPM event log (default " DEFAULT_LOG ")\n"
-               "and compare every PCR it extends with the TPM's value in /sys/class/tpm/tpm0.\n"
+               "Replay the firmware's TPM event log (default " DEFAULT_LOG "),\n"
+               "then the logs of what was measured after boot (CEL-JSON: systemd's and urlboot's in\n"
+               "/run/log/*/tpm2-measure.log), and compare every PCR they extend with the TPM's value in\n"
+               "/sys/class/tpm/tpm0.\n"
                "\n"
                "  --pcr=N       only PCR N (repeatable)\n"
                "  --events      list the records too (PCR, type, description)\n"
+               "  --userspace-log=FILE\n"
+               "                a CEL-JSON log to replay after FILE instead of the default ones\n"
+               "                (repeatable; \"\" for none)\n"
                "  --sysfs=DIR   where the TPM's pcr-BANK/N files are (default /sys/class/tpm/tpm0;\n"
                "                \"\" not to compare)\n"
                "  --json        JSON output\n"
@@ -123,10 +168,11 @@ static void help(void) {
 }
 
 static int parse_argv(int argc, char *argv[], Args *a) {
-        enum { ARG_PCR = 0x100, ARG_EVENTS, ARG_SYSFS, ARG_JSON };
+        enum { ARG_PCR = 0x100, ARG_EVENTS, ARG_USERSPACE_LOG, ARG_SYSFS, ARG_JSON };
         static const struct option options[] = {
                 { "pcr", required_argument, NULL, ARG_PCR },
                 { "events", no_argument, NULL, ARG_EVENTS },
+                { "userspace-log", required_argument, NULL, ARG_USERSPACE_LOG },
                 { "sysfs", required_argument, NULL, ARG_SYSFS },
                 { "json", no_argument, NULL, ARG_JSON },
                 { "help", no_argument, NULL, 'h' },
@@ -148,6 +194,11 @@ static int parse_argv(int argc, char *argv[], Args *a) {
                 case ARG_EVENTS:
                         a->events = true;
                         break;
+                case ARG_USERSPACE_LOG:
+                        a->userspace_logs_given = true;
+                        if (*optarg && strv_extend(&a->userspace_logs, optarg) < 0)
+                                return log_oom();
+                        break;
                 case ARG_SYSFS:
                         a->sysfs = *optarg ? optarg : NULL;
                         break;
@@ -164,11 +215,21 @@ static int parse_argv(int argc, char *argv[], Args *a) {
                 return log_usage_error("event-log takes one file (see 'urlbootctl event-log --help').");
         if (optind < argc)
                 a->log = argv[optind];
+        if (!a->userspace_logs_given) {
+                static const char *const defaults[] = { DEFAULT_USERSPACE_LOGS };
+                for (size_t i = 0; i < ELEMENTSOF(defaults); i++)
+                        if (access(defaults[i], F_OK) >= 0 && strv_extend(&a->userspace_logs, defaults[i]) < 0)
+                                return log_oom();
+        }
         return 1;
 }
 
+static void args_done(Args *a) {
+        strv_free(a->userspace_logs);
+}
+
 int verb_event_log(int argc, char *argv[], const void *data) {
-        Args a = { .log = DEFAULT_LOG, .sysfs = "/sys/class/tpm/tpm0" };
+        _cleanup_(args_done) Args a = { .log = DEFAULT_LOG, .sysfs = "/sys/class/tpm/tpm0" };
         _cleanup_free_ char *log = NULL;
         Listing l = { .args = &a };
         PcrSet s;
@@ -182,10 +243,18 @@ int verb_event_log(int argc, char *argv[], const void *data) {
         if (r <= 0)
                 return r;
         r = read_full_file(a.log, LOG_SIZE_MAX, &log, &size);
-        if (r < 0)
+        if (r == -ENOENT && a.userspace_logs_given && a.userspace_logs) {
+                /* a machine booted without measurements, or a log of a TPM of its own (a test's) */
+                log_info("No firmware event log %s: replaying the userspace logs from zero.", a.log);
+                r = size = 0;
+        } else if (r < 0)
                 return log_error_errno(r, "Failed to read the event log %s: %m%s", a.log,
                                        r == -ENOENT ? " (no TPM, or securityfs not mounted on /sys/kernel/security)" : "");
-        r = tpm_log_replay(log, size, &s, &banks);
+        if (size == 0) {
+                s = (PcrSet) {};
+                banks = 0;
+        } else
+                r = tpm_log_replay(log, size, &s, &banks);
         if (r < 0)
                 return log_error_errno(r == -EBADMSG ? EIO : r, "%s is not a TPM 2.0 event log this tool can read (%s).",
                                        a.log, r == -EBADMSG ? "bad or cut record" : strerror(-r));
@@ -194,7 +263,15 @@ int verb_event_log(int argc, char *argv[], const void *data) {
         if (a.events) {
                 if (a.json)
                         fputs("\"events\":[", stdout);
-                (void) tpm_log_parse(log, size, list_event, &l);
+                if (size > 0)
+                        (void) tpm_log_parse(log, size, list_event, &l);
+        }
+        STRV_FOREACH(u, a.userspace_logs) {
+                r = replay_userspace_log(*u, &l, &s, &banks);
+                if (r < 0)
+                        return r;
+        }
+        if (a.events) {
                 if (a.json)
                         fputs("],", stdout);
                 else

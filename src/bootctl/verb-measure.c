@@ -26,6 +26,8 @@
 #include "pcr-predict.h"
 #include "string-util.h"
 #include "stub-sidecar.h"
+#include "sysext-digest.h"
+#include "sysext-images.h"
 #include "verb-measure.h"
 
 #define UKI_SIZE_MAX (2UL * 1024 * 1024 * 1024)
@@ -45,6 +47,7 @@ typedef struct Args {
         char **global_credentials;      /* --global-credential= */
         char **global_extensions;       /* --global-extension= */
         const char *phases;             /* colon-separated words systemd-pcrphase measures into PCR 11 */
+        char **sysexts;                 /* --sysext=: images urlboot-sysext-measure measures after boot */
         bool boot_manager;
         bool secure_boot;
         bool confidential_vm;
@@ -244,6 +247,9 @@ static void help(void) {
                "                          pick credentials and extensions up from an ESP tree, PATH being the\n"
                "                          UKI's path in it (EFI/Linux/NAME.efi)\n"
                "  --phase=WORD[:WORD...]  systemd-pcrphase words measured later into PCR 11 (enter-initrd, ...)\n"
+               "  --sysext=PATH           a system extension (directory or raw image) systemd-sysext merges\n"
+               "                          after boot, measured into PCR 13 by urlboot-sysext-measure;\n"
+               "                          repeatable, no UKI needed\n"
                "  --bank=NAME             sha1, sha256 (default), sha384, sha512; repeatable\n"
                "  --events                list every measurement\n"
                "  --json                  JSON output\n"
@@ -252,7 +258,7 @@ static void help(void) {
 
 static int parse_argv(int argc, char *argv[], Args *a) {
         enum { ARG_PROFILE = 0x100, ARG_OPTIONS, ARG_BOOT_MANAGER, ARG_SMBIOS, ARG_SECURE_BOOT, ARG_CONFIDENTIAL_VM, ARG_BESIDE, ARG_GLOBAL, ARG_GLOBAL_EXTENSION,
-               ARG_ESP, ARG_UKI_PATH, ARG_PHASE, ARG_BANK, ARG_EVENTS, ARG_JSON };
+               ARG_ESP, ARG_UKI_PATH, ARG_PHASE, ARG_SYSEXT, ARG_BANK, ARG_EVENTS, ARG_JSON };
         static const struct option options[] = {
                 { "profile", required_argument, NULL, ARG_PROFILE },
                 { "options", required_argument, NULL, ARG_OPTIONS },
@@ -267,6 +273,7 @@ static int parse_argv(int argc, char *argv[], Args *a) {
                 { "esp", required_argument, NULL, ARG_ESP },
                 { "uki-path", required_argument, NULL, ARG_UKI_PATH },
                 { "phase", required_argument, NULL, ARG_PHASE },
+                { "sysext", required_argument, NULL, ARG_SYSEXT },
                 { "bank", required_argument, NULL, ARG_BANK },
                 { "events", no_argument, NULL, ARG_EVENTS },
                 { "json", no_argument, NULL, ARG_JSON },
@@ -323,6 +330,10 @@ static int parse_argv(int argc, char *argv[], Args *a) {
                 case ARG_PHASE:
                         a->phases = optarg;
                         break;
+                case ARG_SYSEXT:
+                        if (strv_extend(&a->sysexts, optarg) < 0)
+                                return log_oom();
+                        break;
                 case ARG_BANK:
                         b = pcr_bank_from_name(optarg);
                         if (b < 0)
@@ -344,9 +355,9 @@ static int parse_argv(int argc, char *argv[], Args *a) {
         if (optind + 1 < argc)
                 return log_usage_error("measure takes one UKI (see 'urlbootctl measure --help').");
         a->uki = optind < argc ? argv[optind] : NULL;
-        if (!a->uki && !(a->boot_manager && a->options))
-                return log_usage_error("measure needs a UKI, or --boot-manager --options=TEXT for a Type #1 "
-                                       "linux entry (see 'urlbootctl measure --help').");
+        if (!a->uki && !(a->boot_manager && a->options) && !a->sysexts)
+                return log_usage_error("measure needs a UKI, --boot-manager --options=TEXT for a Type #1 "
+                                       "linux entry, or --sysext= (see 'urlbootctl measure --help').");
         if (!a->esp != !a->uki_path)
                 return log_usage_error("--esp= and --uki-path= go together (the ESP, and where the UKI is in it).");
         if (a->esp && access(a->esp, F_OK) < 0)
@@ -361,6 +372,34 @@ static void args_done(Args *a) {
         strv_free(a->beside);
         strv_free(a->global_credentials);
         strv_free(a->global_extensions);
+        strv_free(a->sysexts);
+}
+
+/* The events urlboot-sysext-measure makes of the images, in the order it makes them (by name). */
+static int sysext_events(char **paths, char ***ret) {
+        _cleanup_free_ SysextImage *images = calloc(strv_length(paths) + 1, sizeof *images);
+        _cleanup_strv_free_ char **texts = NULL;
+        size_t n = 0;
+        int r = 0;
+
+        if (!images)
+                return log_oom();
+        STRV_FOREACH(p, paths)
+                images[n++].path = *p;
+        sysext_images_sort_paths(images, n);
+        for (size_t i = 0; r >= 0 && i < n; i++) {
+                char *text = NULL;
+                r = sysext_event_text_of_image(images[i].path, &text);
+                if (r == -EBADMSG)
+                        return log_error_errno(EIO, "--sysext=%s: its verity root hash is not hex.", images[i].path);
+                if (r < 0)
+                        return log_error_errno(r, "--sysext=%s: %m", images[i].path);
+                r = strv_consume(&texts, text);
+        }
+        if (r < 0)
+                return log_oom();
+        *ret = TAKE_PTR(texts);
+        return 0;
 }
 
 int verb_measure(int argc, char *argv[], const void *data) {
@@ -368,6 +407,7 @@ int verb_measure(int argc, char *argv[], const void *data) {
         _cleanup_(files_done) Files files = {};
         _cleanup_(prediction_done) Prediction p = {};
         _cleanup_free_ char *image = NULL;
+        _cleanup_strv_free_ char **sysexts = NULL;
         PredictInput in;
         size_t size = 0;
         int r;
@@ -380,6 +420,11 @@ int verb_measure(int argc, char *argv[], const void *data) {
         r = load_files(&a, &files);
         if (r < 0)
                 return r;
+        if (a.sysexts) {
+                r = sysext_events(a.sysexts, &sysexts);
+                if (r < 0)
+                        return r;
+        }
         if (a.uki) {
                 r = read_full_file(a.uki, UKI_SIZE_MAX, &image, &size);
                 if (r < 0)
@@ -390,6 +435,7 @@ int verb_measure(int argc, char *argv[], const void *data) {
                 .smbios_extra = a.smbios_extra, .boot_manager = a.boot_manager, .secure_boot = a.secure_boot,
                 .confidential_vm = a.confidential_vm,
                 .files = files.files, .n_files = files.n, .phases = a.phases,
+                .sysexts = sysexts,
         };
         r = pcr_predict(&in, &p);
         if (r == -EINVAL)
