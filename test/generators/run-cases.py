@@ -18,18 +18,14 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import generator_golden as golden  # noqa: E402
+from generator_golden import read_lines  # noqa: E402
 
 LOADER_GUID = '4a67b082-0a4c-41cf-b6c7-440b29bb8c4f'
 URLBOOT_GUID = '3c0a4d1e-8b7f-4c55-9a1e-75726c626f6f'
 GENERATORS = ['urlboot-import-generator', 'urlboot-root-generator', 'urlboot-rollout-generator']
-
-
-def read_lines(path):
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return [l.rstrip('\n') for l in f if l.strip() and not l.startswith('#')]
 
 
 def make_efivars(case, tmp):
@@ -44,21 +40,6 @@ def make_efivars(case, tmp):
         with open(os.path.join(d, f'{name}-{URLBOOT_GUID}'), 'wb') as f:
             f.write(b'\x07\x00\x00\x00' + value.encode('latin-1').decode('unicode_escape').encode('latin-1'))
     return d
-
-
-def tree(root):
-    """Map of relative path -> ('file', text) or ('link', target)."""
-    out = {}
-    for base, dirs, files in os.walk(root):
-        for name in dirs + files:
-            p = os.path.join(base, name)
-            rel = os.path.relpath(p, root)
-            if os.path.islink(p):
-                out[rel] = ('link', os.readlink(p))
-            elif os.path.isfile(p):
-                with open(p) as f:
-                    out[rel] = ('file', f.read())
-    return out
 
 
 def run_generators(build, case, tmp):
@@ -121,63 +102,10 @@ def verify_units(out, build, src, tmp):
     return ''
 
 
-def compare(expected_dir, out, statuses, log):
-    problems = []
-    want = tree(expected_dir) if os.path.isdir(expected_dir) else {}
-    want_status = want.pop('exit-status', ('file', ''))[1]
-    want_log = want.pop('log', ('file', ''))[1]
-    got = tree(out)
-    for k in sorted(set(want) | set(got)):
-        if want.get(k) != got.get(k):
-            problems.append(f'{k}: expected {want.get(k)!r}\n#   got {got.get(k)!r}')
-    if want_status != statuses:
-        problems.append(f'exit statuses: expected {want_status!r}, got {statuses!r}')
-    if want_log != log:
-        problems.append(f'log: expected {want_log!r}\n#   got {log!r}')
-    return problems
+def run_case(build, src, case, tmp):
+    out, statuses, log = run_generators(build, case, tmp)
+    bad = verify_units(out, build, src, tmp)
+    return out, statuses, log, ['systemd-analyze verify:\n' + bad] if bad else []
 
 
-def update(expected_dir, out, statuses, log):
-    shutil.rmtree(expected_dir, ignore_errors=True)
-    shutil.copytree(out, expected_dir, symlinks=True)
-    for sub in ('normal', 'early', 'late'):
-        d = os.path.join(expected_dir, sub)
-        if not os.listdir(d):
-            # git keeps no empty directory; an absent one means "empty"
-            os.rmdir(d)
-    with open(os.path.join(expected_dir, 'exit-status'), 'w') as f:
-        f.write(statuses)
-    with open(os.path.join(expected_dir, 'log'), 'w') as f:
-        f.write(log)
-
-
-def main():
-    args = [a for a in sys.argv[1:] if not a.startswith('--')]
-    do_update = '--update' in sys.argv
-    build, src = os.path.abspath(args[0]), os.path.abspath(args[1])
-    cases_dir = os.path.join(src, 'test/generators/cases')
-    names = args[2:] or sorted(os.listdir(cases_dir))
-    print(f'1..{len(names)}')
-    failed = 0
-    for i, name in enumerate(names, 1):
-        case = os.path.join(cases_dir, name)
-        with tempfile.TemporaryDirectory(prefix='urlboot-gen.') as tmp:
-            out, statuses, log = run_generators(build, case, tmp)
-            expected = os.path.join(case, 'expected')
-            if do_update:
-                update(expected, out, statuses, log)
-            problems = compare(expected, out, statuses, log)
-            bad = verify_units(out, build, src, tmp)
-            if bad:
-                problems.append('systemd-analyze verify:\n' + bad)
-        if problems:
-            failed += 1
-            print(f'not ok {i} - {name}')
-            for p in problems:
-                print('# ' + p.replace('\n', '\n# '))
-        else:
-            print(f'ok {i} - {name}')
-    return 1 if failed else 0
-
-
-sys.exit(main())
+sys.exit(golden.main('test/generators/cases', run_case))

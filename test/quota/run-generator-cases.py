@@ -20,34 +20,15 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import generator_golden as golden  # noqa: E402
+from generator_golden import read_lines  # noqa: E402
 
 GENERATOR = 'src/dirquota/urlboot-dirquota-generator'
 HELPER = '/usr/bin/urlboot-dirquota'
 # systemd 252 does not know v258's keys: that warning is expected, everything else is a finding.
 EXPECTED_WARNING = re.compile(r"Unknown key '(State|Cache|Logs)Directory(Quota|Accounting)' in section \[Service\]")
-
-
-def read_lines(path):
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return [l.rstrip('\n') for l in f if l.strip() and not l.startswith('#')]
-
-
-def tree(root):
-    """Map of relative path -> ('file', text) or ('link', target)."""
-    out = {}
-    for base, dirs, files in os.walk(root):
-        for name in dirs + files:
-            p = os.path.join(base, name)
-            rel = os.path.relpath(p, root)
-            if os.path.islink(p):
-                out[rel] = ('link', os.readlink(p))
-            elif os.path.isfile(p):
-                with open(p) as f:
-                    out[rel] = ('file', f.read())
-    return out
 
 
 def search_path(case):
@@ -118,59 +99,9 @@ def verify_units(case, out, tmp):
     return problems
 
 
-def compare(expected_dir, out, status, log):
-    problems = []
-    want = tree(expected_dir) if os.path.isdir(expected_dir) else {}
-    want_status = want.pop('exit-status', ('file', ''))[1]
-    want_log = want.pop('log', ('file', ''))[1]
-    got = tree(out)
-    for k in sorted(set(want) | set(got)):
-        if want.get(k) != got.get(k):
-            problems.append(f'{k}: expected {want.get(k)!r}\n#   got {got.get(k)!r}')
-    if want_status != status:
-        problems.append(f'exit status: expected {want_status!r}, got {status!r}')
-    if want_log != log:
-        problems.append(f'log: expected {want_log!r}\n#   got {log!r}')
-    return problems
+def run_case(build, src, case, tmp):
+    out, status, log = run_generator(build, case, tmp)
+    return out, status, log, verify_units(case, out, tmp)
 
 
-def update(expected_dir, out, status, log):
-    shutil.rmtree(expected_dir, ignore_errors=True)
-    shutil.copytree(out, expected_dir, symlinks=True)
-    for sub in ('normal', 'early', 'late'):
-        d = os.path.join(expected_dir, sub)
-        if not os.listdir(d):
-            os.rmdir(d)     # git keeps no empty directory; an absent one means "empty"
-    with open(os.path.join(expected_dir, 'exit-status'), 'w') as f:
-        f.write(status)
-    with open(os.path.join(expected_dir, 'log'), 'w') as f:
-        f.write(log)
-
-
-def main():
-    args = [a for a in sys.argv[1:] if not a.startswith('--')]
-    do_update = '--update' in sys.argv
-    build, src = os.path.abspath(args[0]), os.path.abspath(args[1])
-    cases_dir = os.path.join(src, 'test/quota/generator-cases')
-    names = args[2:] or sorted(os.listdir(cases_dir))
-    print(f'1..{len(names)}')
-    failed = 0
-    for i, name in enumerate(names, 1):
-        case = os.path.join(cases_dir, name)
-        with tempfile.TemporaryDirectory(prefix='urlboot-dirquota-gen.') as tmp:
-            out, status, log = run_generator(build, case, tmp)
-            expected = os.path.join(case, 'expected')
-            if do_update:
-                update(expected, out, status, log)
-            problems = compare(expected, out, status, log) + verify_units(case, out, tmp)
-        if problems:
-            failed += 1
-            print(f'not ok {i} - {name}')
-            for p in problems:
-                print('# ' + p.replace('\n', '\n# '))
-        else:
-            print(f'ok {i} - {name}')
-    return 1 if failed else 0
-
-
-sys.exit(main())
+sys.exit(golden.main('test/quota/generator-cases', run_case))
