@@ -176,6 +176,36 @@ def carried_disk(srv, assets, tampered):
     return disk
 
 
+LUKS_UUID = '6c756b73-7572-6c62-6f6f-742d726f6f74'     # fixed: the scenario's rd.luks.uuid= names it
+
+
+def luks_disk(build, assets):
+    """The demo root as ext4 inside LUKS2 (root.luks, for build-uki --image=), encrypted offline (cryptsetup
+    reencrypt --encrypt: no device-mapper on the build host), and an initrd with dracut's crypt module and the
+    key. @return (disk, initrd)"""
+    d = os.path.join(assets, 'luks')
+    os.makedirs(d, exist_ok=True)
+    disk, key = os.path.join(d, 'root.luks'), os.path.join(d, 'key')
+    if not os.path.exists(disk):
+        with open(key, 'w') as f:
+            f.write('urlboot e2e passphrase')
+        tmp = disk + '.tmp'
+        subprocess.run(['mkfs.ext4', '-q', '-F', '-L', 'luks-root', '-d', os.path.join(assets, 'root'), tmp, '64M'],
+                       check=True, capture_output=True)
+        with open(tmp, 'r+b') as f:
+            f.truncate(96 << 20)    # room for the LUKS2 header the encryption puts in front
+        subprocess.run(['cryptsetup', 'reencrypt', '--encrypt', '--type', 'luks2', '--reduce-device-size', '32M',
+                        '--uuid', LUKS_UUID, '--pbkdf', 'pbkdf2', '--pbkdf-force-iterations', '1000', '--batch-mode',
+                        '--key-file', key, tmp], check=True, capture_output=True)
+        os.rename(tmp, disk)
+    initrd = os.path.join(assets, 'initrd-crypt.img')
+    with open(os.path.join(assets, 'kver')) as f:
+        kver = f.read().strip()
+    subprocess.run([os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../tools/e2e/make-initrd'),
+                    f'--crypt={key}', os.path.join(assets, 'stage'), kver, initrd], check=True, stdout=subprocess.DEVNULL)
+    return disk, initrd
+
+
 HTTPS_REFUSALS = {   # via: (the port of test/http/nginx.py the UKI is fetched from, the boot manager's line)
     'https-refuse-other-ca': (8446, r"TLS failed: the server's certificate is not signed by a CA this boot manager pins"),
     'https-refuse-wrong-host': (8445, r"TLS failed: the server's certificate is not signed by a CA this boot manager pins"),
@@ -467,6 +497,10 @@ def main():
         elif via in ('carried', 'carried-tampered'):
             # The verified root disk inside the UKI's initrd (build-uki --image=): no image over HTTP at all.
             extra = [f'--image={carried_disk(srv, assets, via == "carried-tampered")}']
+        elif via == 'carried-luks':
+            # The encrypted root inside the UKI, unlocked by systemd 252's cryptsetup generator (rd.luks.*).
+            disk, initrd = luks_disk(build, assets)
+            extra = [f'--image={disk}', f'--initrd={initrd}']
         elif via.startswith('shim'):
             # Signed with the MOK (shim-other-key: with a key nobody enrolled); the kernel inside keeps
             # Debian's signature, which shim's vendor certificate trusts.
