@@ -255,10 +255,14 @@ static int measure_plan(const Args *a, const char *device, Plan *p) {
         fd = measure_log_open_locked(a->log);
         if (fd < 0)
                 return log_error_errno(fd, "Failed to open the event log %s: %m", a->log);
+        /* a log that cannot be read only costs the check for what was measured already */
         r = measure_log_read(a->log, &log, &bad);
-        if (r < 0)
-                log_warning("The event log %s does not parse (record %zu); measuring anyway.", a->log, bad);
-        for (size_t i = 0; r >= -EBADMSG && i < p->n; i++) {
+        if (r == -EBADMSG)
+                log_warning("The event log %s does not parse (record %zu); measuring anyway.", a->log, bad + 1);
+        else if (r < 0)
+                log_warning_errno(r, "Cannot read the event log %s (%m); measuring anyway.", a->log);
+        r = 0;
+        for (size_t i = 0; r >= 0 && i < p->n; i++) {
                 if (p->items[i].outcome == NOT_MERGED)
                         continue;
                 if (measure_log_has(&log, SYSEXT_PCR, p->items[i].text)) {
@@ -270,7 +274,7 @@ static int measure_plan(const Args *a, const char *device, Plan *p) {
                         break;
         }
         close(fd);
-        return r < 0 && r != -EBADMSG ? r : 0;
+        return r;
 }
 
 static const char *outcome_name(Outcome o) {
