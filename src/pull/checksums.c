@@ -3,6 +3,7 @@
  * @file
  * SHA256SUMS files.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
@@ -72,6 +73,10 @@ static bool bsd_line(Span line, const char *name, Span *ret_hex) {
 
 int checksums_find(const char *text, size_t size, const char *name, char ret_hex[65]) {
         const char *p = text, *end = text + size;
+
+        assert(text || size == 0);
+        assert(name);
+        assert(ret_hex);
 
         while (p < end) {
                 const char *nl = memchr(p, '\n', (size_t) (end - p));

@@ -50,6 +50,8 @@ DecodeSink decode_sink_sparse_file(SparseFile *f) {
 Compression compression_detect(const void *head, size_t size) {
         const unsigned char *p = head;
 
+        assert(head || size == 0);
+
         if (size >= 6 && memcmp(p, "\xfd" "7zXZ\0", 6) == 0)
                 return COMPRESSION_XZ;
         if (size >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0)
@@ -110,6 +112,8 @@ static int init_stream(Decompressor *d, uint64_t memory_budget) {
 int decompressor_new(Compression c, uint64_t memory_budget, Decompressor **ret) {
         Decompressor *d;
         int r;
+
+        assert(ret);
 
         if (c >= _COMPRESSION_MAX)
                 return -EOPNOTSUPP;
@@ -367,6 +371,8 @@ static int finish_xz(Decompressor *d) {
 }
 
 int decompressor_finish(Decompressor *d) {
+        assert(d);
+
         if (d->type == COMPRESSION_XZ)
                 return d->started ? finish_xz(d) : -EPIPE;
         return d->type == COMPRESSION_NONE || d->ended ? 0 : -EPIPE;

@@ -3,6 +3,7 @@
  * @file
  * SHA-256 of a stream, with OpenSSL.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <openssl/evp.h>
@@ -16,6 +17,8 @@ struct Sha256 {
 
 int sha256_new(Sha256 **ret) {
         Sha256 *h = malloc(sizeof *h);
+
+        assert(ret);
 
         if (!h)
                 return -ENOMEM;
@@ -37,12 +40,18 @@ void sha256_free(Sha256 *h) {
 }
 
 int sha256_update(Sha256 *h, const void *data, size_t size) {
+        assert(h);
+        assert(data || size == 0);
+
         return EVP_DigestUpdate(h->ctx, data, size) == 1 ? 0 : -EIO;
 }
 
 int sha256_final_hex(Sha256 *h, char hex[SHA256_HEX_SIZE]) {
         unsigned char md[EVP_MAX_MD_SIZE];
         unsigned n = 0;
+
+        assert(h);
+        assert(hex);
 
         if (EVP_DigestFinal_ex(h->ctx, md, &n) != 1 || n != 32)
                 return -EIO;

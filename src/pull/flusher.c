@@ -3,6 +3,7 @@
  * @file
  * Making a file durable while it is still being written.
  */
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -45,6 +46,8 @@ static void *flusher_main(void *userdata) {
 int flusher_start(int fd, uint64_t step, Flusher **ret) {
         Flusher *f = calloc(1, sizeof *f);
 
+        assert(ret);
+
         if (!f)
                 return -ENOMEM;
         f->fd = fd;
@@ -73,6 +76,8 @@ void flusher_wrote(Flusher *f, uint64_t size) {
 
 unsigned flusher_count(Flusher *f) {
         unsigned n;
+
+        assert(f);
 
         pthread_mutex_lock(&f->lock);
         n = f->flushes;

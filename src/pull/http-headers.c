@@ -3,6 +3,7 @@
  * @file
  * The few HTTP response headers urlboot-pull reads.
  */
+#include <assert.h>
 #include <curl/curl.h>
 #include <errno.h>
 #include <stdio.h>
@@ -14,10 +15,14 @@
 #include "macro.h"
 
 char *http_header_value(const char *line, size_t n, const char *name) {
-        size_t l = strlen(name);
+        size_t l;
         const char *v;
         size_t vl;
 
+        assert(line || n == 0);
+        assert(name);
+
+        l = strlen(name);
         if (n <= l || strncasecmp(line, name, l) != 0 || line[l] != ':')
                 return NULL;
         v = line + l + 1;
@@ -35,6 +40,10 @@ char *http_header_value(const char *line, size_t n, const char *name) {
 int http_content_range_parse(const char *s, uint64_t *ret_first, uint64_t *ret_last, int64_t *ret_total) {
         unsigned long long first, last, total;
         int end = 0;
+
+        assert(ret_first);
+        assert(ret_last);
+        assert(ret_total);
 
         if (!s || strchr(s, '-') == NULL || s[strspn(s, "bytes 0123456789-/*")] != 0)
                 return -EBADMSG;

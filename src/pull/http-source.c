@@ -55,6 +55,8 @@ int http_global_init(void) {
 }
 
 void http_response_done(HttpResponse *r) {
+        assert(r);
+
         free(r->etag);
         free(r->last_modified);
         free(r->effective_url);

@@ -3,6 +3,7 @@
  * @file
  * Showing how far a download is.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,8 @@ struct Progress {
 
 ProgressMode progress_mode_from_string(const char *s) {
         static const char *const names[_PROGRESS_MODE_MAX] = { "auto", "bar", "plain", "none" };
+
+        assert(s);
 
         for (int i = 0; i < _PROGRESS_MODE_MAX; i++)
                 if (streq(s, names[i]))
@@ -92,6 +95,8 @@ char *format_bytes(char *buf, size_t size, uint64_t bytes) {
         static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
         double v = (double) bytes;
         int u = 0;
+
+        assert(buf || size == 0);
 
         while (v >= 1024 && u < 4) {
                 v /= 1024;

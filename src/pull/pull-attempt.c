@@ -15,7 +15,10 @@
 int attempt_fail(Attempt *a, int r, const char *fmt, ...) {
         va_list ap;
 
+        assert(a);
         assert(r < 0);
+        assert(fmt);
+
         va_start(ap, fmt);
         vsnprintf(a->error, a->error_size, fmt, ap);
         va_end(ap);
@@ -23,6 +26,8 @@ int attempt_fail(Attempt *a, int r, const char *fmt, ...) {
 }
 
 bool attempt_sleep(const PullOptions *o, unsigned seconds) {
+        assert(o);
+
         for (unsigned i = 0; i < seconds * 10; i++) {
                 if (o->cancel && *o->cancel)
                         return false;

@@ -277,6 +277,8 @@ static int run_attempt(Attempt *a) {
 }
 
 void pull_report_done(PullReport *r) {
+        assert(r);
+
         free(r->url);
         free(r->path);
         *r = (PullReport) {};

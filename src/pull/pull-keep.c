@@ -3,6 +3,7 @@
  * @file
  * The served file, kept.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,8 @@ int pull_keep_open(Attempt *a) {
         _cleanup_free_ char *dir = NULL;
         int r;
 
+        assert(a);
+
         if (!a->o->keep_download)
                 return 0;
         r = path_extract_directory(a->o->keep_download, &dir);
@@ -35,12 +38,17 @@ int pull_keep_open(Attempt *a) {
 }
 
 int pull_keep_write(Attempt *a, const void *data, size_t size, uint64_t offset) {
+        assert(a);
+        assert(data || size == 0);
+
         if (a->keep_fd < 0)
                 return 0;
         return pwrite_all(a->keep_fd, data, size, offset);
 }
 
 int pull_keep_place(Attempt *a) {
+        assert(a);
+
         if (!a->keep_tmp)
                 return 0;
         int r = 0;
@@ -63,6 +71,8 @@ int pull_keep_place(Attempt *a) {
 }
 
 void pull_keep_abandon(Attempt *a) {
+        assert(a);
+
         if (a->keep_tmp) {
                 (void) unlink(a->keep_tmp);
                 a->keep_tmp = mfree(a->keep_tmp);

@@ -4,6 +4,7 @@
  * The temporary beside the final name, free space, and the atomic rename into place, all relative
  * to the image root's file descriptor.
  */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +32,8 @@ int pull_check_free_space(Attempt *a, uint64_t needed) {
         struct statfs sf;
         char need[32], have[32];
         uint64_t avail;
+
+        assert(a);
 
         if (fstatvfs(a->root_fd, &sv) < 0)
                 return 0; /* cannot tell: the writes will say */
@@ -85,6 +88,8 @@ static int create_temporary(Attempt *a, const char *name) {
 int pull_make_temporary(Attempt *a) {
         int r;
 
+        assert(a);
+
         for (unsigned tries = 0; tries < 16; tries++) {
                 _cleanup_free_ char *name = NULL;
 
@@ -107,6 +112,8 @@ int pull_make_temporary(Attempt *a) {
 }
 
 void pull_remove_temporary(Attempt *a) {
+        assert(a);
+
         if (!a->tmp_name)
                 return;
         if (a->o->type == IMAGE_RAW)
@@ -179,6 +186,8 @@ static int place_tree(Attempt *a) {
 int pull_place_result(Attempt *a) {
         int r;
 
+        assert(a);
+
         r = check_still_ours(a);
         if (r < 0)
                 return attempt_fail(a, r, "The temporary %s/%s is no longer what was written: %s.", a->o->image_root,
@@ -205,6 +214,8 @@ int pull_remove_stale_temporaries(int root_fd, const char *final_name) {
         struct dirent *e;
         DIR *d;
         int n = 0;
+
+        assert(final_name);
 
         if (fd < 0)
                 return -errno;

@@ -5,6 +5,7 @@
  * decoder → a second ring buffer → libarchive (tar). Tarballs are decoded by our decoders, within
  * the same memory budget as raw images; libarchive only ever sees plain tar.
  */
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -298,8 +299,11 @@ static int unpack_tar(Attempt *a) {
 
 void *pull_unpack_thread(void *userdata) {
         Attempt *a = userdata;
-        int r = a->o->type == IMAGE_TAR ? unpack_tar(a) : unpack_raw(a);
+        int r;
 
+        assert(a);
+
+        r = a->o->type == IMAGE_TAR ? unpack_tar(a) : unpack_raw(a);
         a->unpack_result = r;
         /* Tell the downloader to stop if we cannot go on. */
         if (r < 0 && !a->ring_error) {

@@ -3,6 +3,7 @@
  * @file
  * What the served file must hash to: a pinned digest, or SHA256SUMS / FILE.sha256 beside it.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +133,8 @@ int pull_load_expected_digest(Attempt *a) {
         _cleanup_free_ char *file = NULL, *per_file_name = NULL;
         _cleanup_(buffer_done) Buffer sums = {};
         int r;
+
+        assert(a);
 
         if (a->o->sha256) {
                 snprintf(a->expected, sizeof a->expected, "%s", a->o->sha256);

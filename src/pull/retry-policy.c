@@ -3,11 +3,16 @@
  * @file
  * When to try a request again, and when to stop.
  */
+#include <assert.h>
+
 #include "macro.h"
 #include "retry-policy.h"
 
 bool retry_policy_next(RetryPolicy *p, unsigned retry_after, unsigned *ret_delay) {
         unsigned delay;
+
+        assert(p);
+        assert(ret_delay);
 
         if (p->retries >= p->max_retries)
                 return false;

@@ -3,6 +3,7 @@
  * @file
  * A bounded byte pipe between two threads.
  */
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -23,6 +24,8 @@ struct RingBuffer {
 
 int ring_buffer_new(size_t capacity, RingBuffer **ret) {
         RingBuffer *b = calloc(1, sizeof *b);
+
+        assert(ret);
 
         if (!b)
                 return -ENOMEM;
@@ -53,6 +56,9 @@ int ring_buffer_write(RingBuffer *b, const void *data, size_t size) {
         const unsigned char *p = data;
         int r = 0;
 
+        assert(b);
+        assert(data || size == 0);
+
         pthread_mutex_lock(&b->lock);
         while (size > 0) {
                 size_t tail, n;
@@ -78,6 +84,8 @@ int ring_buffer_write(RingBuffer *b, const void *data, size_t size) {
 }
 
 void ring_buffer_close(RingBuffer *b, int status) {
+        assert(b);
+
         pthread_mutex_lock(&b->lock);
         b->closed = true;
         b->close_status = status;
@@ -87,6 +95,9 @@ void ring_buffer_close(RingBuffer *b, int status) {
 
 long ring_buffer_read(RingBuffer *b, void *data, size_t size) {
         long r;
+
+        assert(b);
+        assert(data || size == 0);
 
         pthread_mutex_lock(&b->lock);
         while (b->used == 0 && !b->closed)
@@ -108,6 +119,8 @@ long ring_buffer_read(RingBuffer *b, void *data, size_t size) {
 }
 
 void ring_buffer_abort(RingBuffer *b, int status) {
+        assert(b);
+
         pthread_mutex_lock(&b->lock);
         b->abort_status = status < 0 ? status : -ECANCELED;
         pthread_cond_broadcast(&b->writable);

@@ -3,6 +3,7 @@
  * @file
  * Writing a disk image so that its all-zero blocks become holes.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -68,6 +69,8 @@ static unsigned char *buffer_new(size_t size) {
 int sparse_file_new(int fd, size_t buffer_size, SparseFile **ret) {
         SparseFile *s = calloc(1, sizeof *s);
 
+        assert(ret);
+
         if (!s)
                 return -ENOMEM;
         s->size = ALIGN_TO(MAX(buffer_size, (size_t) BLOCK), (size_t) BLOCK);
@@ -82,6 +85,8 @@ int sparse_file_new(int fd, size_t buffer_size, SparseFile **ret) {
 }
 
 void sparse_file_set_flusher(SparseFile *s, Flusher *f) {
+        assert(s);
+
         s->flusher = f;
 }
 
@@ -142,6 +147,8 @@ static void *writer_main(void *userdata) {
 
 int sparse_file_start_writer(SparseFile *s) {
         Writer *w;
+
+        assert(s);
 
         if (s->writer)
                 return 0;
@@ -247,6 +254,9 @@ int sparse_file_write(SparseFile *s, const void *data, size_t size) {
         const unsigned char *p = data;
         int r;
 
+        assert(s);
+        assert(data || size == 0);
+
         while (size > 0) {
                 size_t n = MIN(size, s->size - s->used);
 
@@ -264,12 +274,17 @@ int sparse_file_write(SparseFile *s, const void *data, size_t size) {
 }
 
 int sparse_file_flush(SparseFile *s) {
+        assert(s);
+
         return drain(s);
 }
 
 int sparse_file_seek(SparseFile *s, uint64_t offset) {
-        int r = flush(s);
+        int r;
 
+        assert(s);
+
+        r = flush(s);
         if (r < 0)
                 return r;
         s->flushed = offset;
@@ -278,6 +293,10 @@ int sparse_file_seek(SparseFile *s, uint64_t offset) {
 
 int sparse_file_space(SparseFile *s, void **ret, size_t *ret_size) {
         int r;
+
+        assert(s);
+        assert(ret);
+        assert(ret_size);
 
         if (s->used == s->size) {
                 r = flush(s);
@@ -290,12 +309,17 @@ int sparse_file_space(SparseFile *s, void **ret, size_t *ret_size) {
 }
 
 void sparse_file_commit(SparseFile *s, size_t size) {
+        assert(s);
+
         s->used += MIN(size, s->size - s->used);
 }
 
 int sparse_file_finish(SparseFile *s) {
-        int r = drain(s);
+        int r;
 
+        assert(s);
+
+        r = drain(s);
         if (r < 0)
                 return r;
         /* Trailing holes are not written at all: the size comes from truncating up. */
@@ -305,5 +329,7 @@ int sparse_file_finish(SparseFile *s) {
 }
 
 uint64_t sparse_file_size(const SparseFile *s) {
+        assert(s);
+
         return s->flushed + s->used;
 }

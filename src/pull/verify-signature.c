@@ -3,6 +3,7 @@
  * @file
  * Checking a detached OpenPGP signature with gpgv.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -55,6 +56,9 @@ int verify_signature(const void *data, size_t data_size, const void *sig, size_t
         posix_spawn_file_actions_t actions;
         pid_t pid;
         int status, r;
+
+        assert(data || data_size == 0);
+        assert(sig || sig_size == 0);
 
         if (!ring)
                 return error_setf(error, error_size, -ENOENT,
