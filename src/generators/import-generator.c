@@ -116,29 +116,11 @@ static int write_import_unit(Context *c, const PullExpression *e, const char *un
                 description);
 
         if (!url_is_file(e->url))
-                fputs("Wants=network-online.target\n"
-                      "After=network-online.target\n",
-                      f);
+                generator_write_network_dependency(f);
         if (loop_unit)
                 fprintf(f, "Before=%s\n", loop_unit);
-        /* systemd >= 258.10 merges extensions in the initrd with systemd-{sys,conf}ext-initrd.service;
-         * 252 has only the plain units: order before whichever exists. */
-        if (e->class == IMAGE_SYSEXT)
-                fputs(c->initrd ? "Before=systemd-sysext.service systemd-sysext-initrd.service\n"
-                                : "Before=systemd-sysext.service\n", f);
-        else if (e->class == IMAGE_CONFEXT)
-                fputs(c->initrd ? "Before=systemd-confext.service systemd-confext-initrd.service\n"
-                                : "Before=systemd-confext.service\n", f);
-        if (c->config->success_action)
-                fprintf(f, "SuccessAction=%s\n", c->config->success_action);
-        if (c->config->failure_action)
-                fprintf(f, "FailureAction=%s\n", c->config->failure_action);
-        else if (c->initrd)
-                /* A failed download in the initrd stops the boot where the console shows why, instead
-                 * of waiting for a root device that cannot appear. */
-                fputs("OnFailure=emergency.target\n"
-                      "OnFailureJobMode=replace-irreversibly\n",
-                      f);
+        generator_write_extension_order(f, e->class, c->initrd);
+        generator_write_job_actions(f, c->config->success_action, c->config->failure_action, c->initrd);
 
         /* NotifyAccess=: urlboot-pull's progress (STATUS=) would be dropped by a oneshot unit otherwise. */
         /* URLBOOT_PULL_ADVICE=: urlboot-pull's advice then names the expression's options (verify=no), not its own */

@@ -132,24 +132,10 @@ int lazy_unit_write(const char *dir, const char *unit, const char *generator, co
                 "After=modprobe@nbd.service modprobe@dm_mod.service modprobe@loop.service\n",
                 description, where_escaped);
         if (!url_is_file(e->url))
-                fputs("Wants=network-online.target\n"
-                      "After=network-online.target\n",
-                      f);
-        if (e->class == IMAGE_SYSEXT)
-                fputs(s->initrd ? "Before=systemd-sysext.service systemd-sysext-initrd.service\n"
-                                : "Before=systemd-sysext.service\n", f);
-        else if (e->class == IMAGE_CONFEXT)
-                fputs(s->initrd ? "Before=systemd-confext.service systemd-confext-initrd.service\n"
-                                : "Before=systemd-confext.service\n", f);
+                generator_write_network_dependency(f);
+        generator_write_extension_order(f, e->class, s->initrd);
         /* The download is done when the copy is: that is when the service exits. */
-        if (s->success_action)
-                fprintf(f, "SuccessAction=%s\n", s->success_action);
-        if (s->failure_action)
-                fprintf(f, "FailureAction=%s\n", s->failure_action);
-        else if (s->initrd)
-                fputs("OnFailure=emergency.target\n"
-                      "OnFailureJobMode=replace-irreversibly\n",
-                      f);
+        generator_write_job_actions(f, s->success_action, s->failure_action, s->initrd);
 
         /* Ready (the device is there) long before it exits (the copy is complete). The first
          * request may wait for the server as long as a download would: no start timeout. */

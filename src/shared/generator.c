@@ -189,3 +189,32 @@ char *unit_exec_quote(const char *s) {
         *t = 0;
         return e;
 }
+
+void generator_write_network_dependency(FILE *f) {
+        assert(f);
+        fputs("Wants=network-online.target\n"
+              "After=network-online.target\n",
+              f);
+}
+
+void generator_write_extension_order(FILE *f, ImageClass class, bool in_initrd) {
+        assert(f);
+        if (class == IMAGE_SYSEXT)
+                fputs(in_initrd ? "Before=systemd-sysext.service systemd-sysext-initrd.service\n"
+                                : "Before=systemd-sysext.service\n", f);
+        else if (class == IMAGE_CONFEXT)
+                fputs(in_initrd ? "Before=systemd-confext.service systemd-confext-initrd.service\n"
+                                : "Before=systemd-confext.service\n", f);
+}
+
+void generator_write_job_actions(FILE *f, const char *success_action, const char *failure_action, bool in_initrd) {
+        assert(f);
+        if (success_action)
+                fprintf(f, "SuccessAction=%s\n", success_action);
+        if (failure_action)
+                fprintf(f, "FailureAction=%s\n", failure_action);
+        else if (in_initrd)
+                fputs("OnFailure=emergency.target\n"
+                      "OnFailureJobMode=replace-irreversibly\n",
+                      f);
+}

@@ -9,7 +9,10 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stdio.h>
+
+#include "import-types.h"
 
 typedef struct GeneratorDirs {
         const char *normal;
@@ -40,6 +43,24 @@ int generator_add_symlink(const char *dir, const char *unit, const char *type, c
 
 /** Write dir/UNIT.d/NAME.conf with the given text (atomically). */
 int generator_write_dropin(const char *dir, const char *unit, const char *name, const char *text);
+
+/* [Unit] lines every image job writes alike (the download's and the lazy attach's units). */
+
+/** Wants= and After= network-online.target: for a job that reads from the network. */
+void generator_write_network_dependency(FILE *f);
+
+/**
+ * Before= the units that merge extensions of the image's class (sysext, confext; nothing for others):
+ * in the initrd also systemd >= 258.10's systemd-{sys,conf}ext-initrd.service, 252 has only the plain ones.
+ */
+void generator_write_extension_order(FILE *f, ImageClass class, bool in_initrd);
+
+/**
+ * SuccessAction=/FailureAction= as rd.systemd.pull.success_action=/failure_action= give them; without a
+ * failure action, in the initrd, OnFailure=emergency.target: a failed job stops the boot where the console
+ * shows why, instead of waiting for a root device that cannot appear.
+ */
+void generator_write_job_actions(FILE *f, const char *success_action, const char *failure_action, bool in_initrd);
 
 /** Double "%" so systemd does not expand specifiers. */
 char *unit_specifier_escape(const char *s);
