@@ -11,6 +11,10 @@ import shutil
 import sys
 import tempfile
 
+# the output tree read as the differential tests read it (test/differential/units.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'differential'))
+from units import read_tree as tree  # noqa: E402
+
 
 def read_lines(path):
     """The non-empty lines of a file that are not comments; none for a missing file."""
@@ -18,21 +22,6 @@ def read_lines(path):
         return []
     with open(path) as f:
         return [l.rstrip('\n') for l in f if l.strip() and not l.startswith('#')]
-
-
-def tree(root):
-    """Map of relative path -> ('file', text) or ('link', target)."""
-    out = {}
-    for base, dirs, files in os.walk(root):
-        for name in dirs + files:
-            p = os.path.join(base, name)
-            rel = os.path.relpath(p, root)
-            if os.path.islink(p):
-                out[rel] = ('link', os.readlink(p))
-            elif os.path.isfile(p):
-                with open(p) as f:
-                    out[rel] = ('file', f.read())
-    return out
 
 
 def compare(expected_dir, out, status, log):

@@ -16,6 +16,7 @@
 #include "fileio.h"
 #include "macro.h"
 #include "path-util.h"
+#include "sha256.h"
 #include "string-util.h"
 #include "sysext-digest.h"
 
@@ -112,16 +113,6 @@ static int image_root_hash(const char *path, char **ret) {
         return r;
 }
 
-static void hex_of(const unsigned char *d, size_t n, char *ret) {
-        static const char digits[] = "0123456789abcdef";
-
-        for (size_t i = 0; i < n; i++) {
-                ret[2 * i] = digits[d[i] >> 4];
-                ret[2 * i + 1] = digits[d[i] & 15];
-        }
-        ret[2 * n] = 0;
-}
-
 static int sha256_fd(int fd, char ret_hex[65]) {
         EVP_MD_CTX *ctx = EVP_MD_CTX_new();
         unsigned char buf[64 * 1024], md[32];
@@ -143,7 +134,7 @@ static int sha256_fd(int fd, char ret_hex[65]) {
         }
         if (r == 0) {
                 EVP_DigestFinal_ex(ctx, md, NULL);
-                hex_of(md, sizeof md, ret_hex);
+                sha256_to_hex(md, ret_hex);
         }
         EVP_MD_CTX_free(ctx);
         return r;
@@ -264,7 +255,7 @@ int sysext_tree_digest(int dir_fd, char ret_hex[65]) {
         r = fd < 0 ? -errno : digest_dir(ctx, fd, "", 0);
         if (r >= 0) {
                 EVP_DigestFinal_ex(ctx, md, NULL);
-                hex_of(md, sizeof md, ret_hex);
+                sha256_to_hex(md, ret_hex);
         }
         EVP_MD_CTX_free(ctx);
         return r;
