@@ -41,6 +41,7 @@ struct SparseFile {
         uint64_t flushed;       /* file offset where buf starts */
         uint64_t dirty_start;   /* the range written since writeback was last started */
         uint64_t dirty_end;
+        uint64_t data_bytes;    /* written as data, not left as holes (by the writer, if any) */
         Writer *writer;
         Flusher *flusher;
 };
@@ -119,6 +120,7 @@ static int write_runs(SparseFile *s, const unsigned char *buf, size_t used, uint
                         return r;
                 start_writeback(s, offset + start, offset + i);
                 flusher_wrote(s->flusher, i - start);
+                s->data_bytes += i - start;
         }
         return 0;
 }
@@ -326,6 +328,12 @@ int sparse_file_finish(SparseFile *s) {
         if (ftruncate(s->fd, (off_t) s->flushed) < 0)
                 return -errno;
         return 0;
+}
+
+uint64_t sparse_file_data_bytes(const SparseFile *s) {
+        assert(s);
+
+        return s->data_bytes;
 }
 
 uint64_t sparse_file_size(const SparseFile *s) {

@@ -52,5 +52,7 @@ int sparse_file_seek(SparseFile *s, uint64_t offset);
 /** Flush, set the final size. @ret 0 or negative errno. */
 int sparse_file_finish(SparseFile *s);
 
+/** Bytes written as data so far, holes not counted; complete after sparse_file_flush(). */
+uint64_t sparse_file_data_bytes(const SparseFile *s);
 /** The file offset after the last byte appended (the size, when appended from 0). */
 uint64_t sparse_file_size(const SparseFile *s);

@@ -11,7 +11,8 @@
  * offset, zeros left as holes. Memory: the dictionaries of the blocks being decoded, which together
  * stay within a budget (a block is handed out only when its dictionary fits beside the others',
  * and a block needing more than the whole budget fails before anything is allocated for it), plus
- * the chunk budget and the output buffers (a few MiB). Blocks
+ * the chunk budget and the output buffers (a few MiB). A small block that repeats, byte for byte, a
+ * block that decoded to zeros only is not decoded again: its range stays a hole. Blocks
  * without sizes (single-threaded `xz`) are decoded by the reading thread, in order. The index
  * and the footer of each stream are checked against the blocks, as xz itself does.
  */
@@ -38,6 +39,7 @@ typedef struct XzDecodeOptions {
 typedef struct XzDecodeResult {
         uint64_t size;                  /* decoded bytes */
         uint64_t memory_needed;         /* with -E2BIG: what the refused block would need */
+        uint64_t skipped;               /* of size, repeats of a block of zeros: holes, not decoded */
 } XzDecodeResult;
 
 /**
