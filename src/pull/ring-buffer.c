@@ -17,6 +17,8 @@ struct RingBuffer {
         pthread_cond_t readable, writable;
         unsigned char *data;
         size_t capacity, head, used;
+        size_t wake_at;         /* wake a waiting reader (writer) once this much is readable (free) */
+        bool reader_waits, writer_waits;
         bool closed;
         int close_status;       /* the writer's */
         int abort_status;       /* the reader's, 0 while it reads on */
@@ -35,6 +37,7 @@ int ring_buffer_new(size_t capacity, RingBuffer **ret) {
                 return -ENOMEM;
         }
         b->capacity = capacity;
+        b->wake_at = MAX(capacity / 4, (size_t) 1);
         pthread_mutex_init(&b->lock, NULL);
         pthread_cond_init(&b->readable, NULL);
         pthread_cond_init(&b->writable, NULL);
@@ -63,8 +66,13 @@ int ring_buffer_write(RingBuffer *b, const void *data, size_t size) {
         while (size > 0) {
                 size_t tail, n;
 
-                while (b->used == b->capacity && b->abort_status == 0)
-                        pthread_cond_wait(&b->writable, &b->lock);
+                /* Once full, wait until a quarter is free: fewer, larger steps, fewer wake-ups. */
+                if (b->used == b->capacity)
+                        while (b->capacity - b->used < b->wake_at && b->abort_status == 0) {
+                                b->writer_waits = true;
+                                pthread_cond_wait(&b->writable, &b->lock);
+                        }
+                b->writer_waits = false;
                 if (b->abort_status != 0) {
                         r = b->abort_status;
                         break;
@@ -77,7 +85,8 @@ int ring_buffer_write(RingBuffer *b, const void *data, size_t size) {
                 b->used += n;
                 p += n;
                 size -= n;
-                pthread_cond_signal(&b->readable);
+                if (b->reader_waits && b->used >= b->wake_at)
+                        pthread_cond_signal(&b->readable);
         }
         pthread_mutex_unlock(&b->lock);
         return r;
@@ -100,8 +109,13 @@ long ring_buffer_read(RingBuffer *b, void *data, size_t size) {
         assert(data || size == 0);
 
         pthread_mutex_lock(&b->lock);
-        while (b->used == 0 && !b->closed)
-                pthread_cond_wait(&b->readable, &b->lock);
+        /* Once empty, wait for a quarter of the capacity (or the end). */
+        if (b->used == 0)
+                while (b->used < b->wake_at && !b->closed) {
+                        b->reader_waits = true;
+                        pthread_cond_wait(&b->readable, &b->lock);
+                }
+        b->reader_waits = false;
 
         if (b->used == 0)
                 r = b->close_status;
@@ -112,7 +126,8 @@ long ring_buffer_read(RingBuffer *b, void *data, size_t size) {
                 b->head = (b->head + n) % b->capacity;
                 b->used -= n;
                 r = (long) n;
-                pthread_cond_signal(&b->writable);
+                if (b->writer_waits && b->capacity - b->used >= b->wake_at)
+                        pthread_cond_signal(&b->writable);
         }
         pthread_mutex_unlock(&b->lock);
         return r;

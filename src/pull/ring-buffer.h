@@ -23,7 +23,9 @@ int ring_buffer_write(RingBuffer *b, const void *data, size_t size);
 void ring_buffer_close(RingBuffer *b, int status);
 
 /**
- * Read up to size bytes, waiting for at least one.
+ * Read up to size bytes, waiting for at least one: on an empty buffer, until a quarter of it is
+ * filled or the writer closes (as the writer, on a full one, waits for a quarter to be free), so
+ * that the two threads wake each other for large steps, not for every piece the network delivers.
  * @ret bytes read, 0 at a normal end of stream, or the writer's negative close status
  */
 long ring_buffer_read(RingBuffer *b, void *data, size_t size);
