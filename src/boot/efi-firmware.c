@@ -3,6 +3,7 @@
  * @file
  * What the firmware says about itself: vendor and revisions, and its SMBIOS tables.
  */
+#include "assert-fundamental.h"
 #include "efi-firmware.h"
 #include "efi-string.h"
 #include "memory-fundamental.h"
@@ -43,5 +44,8 @@ static bool smbios_table(EFI_GUID *guid, const void **ret_table, size_t *ret_siz
 }
 
 bool firmware_smbios_table(const void **ret_table, size_t *ret_size) {
+        fassert(ret_table);
+        fassert(ret_size);
+
         return smbios_table(&smbios3_guid, ret_table, ret_size) || smbios_table(&smbios_guid, ret_table, ret_size);
 }

@@ -7,6 +7,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "assert-fundamental.h"
 #include "device-path.h"
 #include "efi-cleanup.h"
 #include "efi-firmware.h"
@@ -233,6 +234,11 @@ EFI_STATUS http_get(EFI_DEVICE_PATH *via, const char *url, void **ret, size_t *r
         Http h = {};
         uint64_t length = 0;
         EFI_STATUS s;
+
+        fassert(via);
+        fassert(url);
+        fassert(ret);
+        fassert(ret_size);
 
         s = http_open(via, &h);
         if (!EFI_ERROR(s)) {

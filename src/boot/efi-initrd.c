@@ -6,6 +6,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "assert-fundamental.h"
 #include "efi-initrd.h"
 #include "memory-fundamental.h"
 
@@ -62,6 +63,9 @@ EFI_STATUS initrd_register(const void *data, size_t size, EFI_HANDLE *ret_handle
         _cleanup_ffree_ InitrdLoader *loader = NULL;
         EFI_HANDLE handle = NULL;
         EFI_STATUS s;
+
+        fassert(data || size == 0);
+        fassert(ret_handle);
 
         loader = fmalloc(sizeof *loader);
         if (!loader)

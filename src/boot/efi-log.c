@@ -6,6 +6,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "assert-fundamental.h"
 #include "efi-log.h"
 #include "efi-string.h"
 #include "memory-fundamental.h"
@@ -37,6 +38,8 @@ static EFI_STATUS log_vline(EFI_STATUS s, const char *fmt, va_list ap) {
 EFI_STATUS log_efi(EFI_STATUS s, const char *fmt, ...) {
         va_list ap;
 
+        fassert(fmt);
+
         va_start(ap, fmt);
         s = log_vline(s, fmt, ap);
         va_end(ap);
@@ -46,6 +49,8 @@ EFI_STATUS log_efi(EFI_STATUS s, const char *fmt, ...) {
 void log_efi_info(const char *fmt, ...) {
         va_list ap;
 
+        fassert(fmt);
+
         va_start(ap, fmt);
         (void) log_vline(EFI_SUCCESS, fmt, ap);
         va_end(ap);
@@ -53,6 +58,8 @@ void log_efi_info(const char *fmt, ...) {
 
 EFI_STATUS log_efi_fatal(EFI_STATUS s, const char *fmt, ...) {
         va_list ap;
+
+        fassert(fmt);
 
         va_start(ap, fmt);
         s = log_vline(s, fmt, ap);

@@ -6,6 +6,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "assert-fundamental.h"
 #include "efi-ticks.h"
 #include "efi-variables.h"
 #include "string-fundamental.h"
@@ -37,6 +38,8 @@ uint64_t time_usec(void) {
 
 EFI_STATUS set_loader_time(const CHAR16 *name) {
         char text[21];
+
+        fassert(name);
 
         (void) fformat_uint(time_usec(), text);
         return set_loader_string(name, text);

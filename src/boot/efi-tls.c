@@ -6,6 +6,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "assert-fundamental.h"
 #include "efi-log.h"
 #include "efi-tls.h"
 #include "efi-variables.h"
@@ -105,6 +106,8 @@ void tls_owner_recover(void) {
 }
 
 void tls_pin_register(const void *esl, size_t size) {
+        fassert(esl || size == 0);
+
         pin.esl = esl;
         pin.size = size;
 }
@@ -179,6 +182,8 @@ static int add_fingerprint(const uint8_t *der, size_t size, void *userdata) {
 
 void tls_export_fingerprints(const void *esl, size_t size) {
         Hex h = {};
+
+        fassert(esl || size == 0);
 
         (void) esl_foreach_x509(esl, size, add_fingerprint, &h);
         if (h.len > 0)

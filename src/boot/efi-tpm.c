@@ -6,6 +6,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "assert-fundamental.h"
 #include "efi-log.h"
 #include "efi-tpm.h"
 #include "memory-fundamental.h"
@@ -92,6 +93,9 @@ EFI_STATUS tpm_measure(const MeasureEvent *e, bool *ret_measured) {
         size_t size;
         EFI_STATUS s;
 
+        fassert(e);
+        fassert(ret_measured);
+
         *ret_measured = false;
         if (!t)
                 return EFI_SUCCESS;
@@ -109,6 +113,9 @@ int tpm_measure_cb(const MeasureEvent *e, void *userdata) {
         TpmMeasured *m = userdata;
         bool measured;
         EFI_STATUS s = tpm_measure(e, &measured);
+
+        fassert(e);
+        fassert(userdata);
 
         if (EFI_ERROR(s))
                 (void) log_efi(s, "could not measure into PCR %u (%s)", e->pcr,

@@ -3,6 +3,7 @@
  * @file
  * Variables of the Boot Loader Interface, and the firmware's SecureBoot.
  */
+#include "assert-fundamental.h"
 #include "efi-cleanup.h"
 #include "efi-string.h"
 #include "efi-variables.h"
@@ -18,6 +19,11 @@ EFI_STATUS efi_variable_read(EFI_GUID *vendor, const CHAR16 *name, size_t max, v
         _cleanup_ffree_ uint8_t *buf = NULL;
         UINTN size = 0;
         EFI_STATUS s;
+
+        fassert(vendor);
+        fassert(name);
+        fassert(ret);
+        fassert(ret_size);
 
         s = RT->GetVariable((CHAR16 *) name, vendor, NULL, &size, NULL);
         if (s != EFI_BUFFER_TOO_SMALL)
@@ -50,14 +56,22 @@ static EFI_STATUS set_string(const CHAR16 *name, const char *value, uint32_t att
 }
 
 EFI_STATUS set_loader_string(const CHAR16 *name, const char *value) {
+        fassert(name);
+        fassert(value);
+
         return set_string(name, value, EFI_VARIABLE_VOLATILE_DEFAULT);
 }
 
 EFI_STATUS set_loader_string_persistent(const CHAR16 *name, const char *value) {
+        fassert(name);
+        fassert(value);
+
         return set_string(name, value, EFI_VARIABLE_PERSISTENT_DEFAULT);
 }
 
 void delete_loader_variable(const CHAR16 *name) {
+        fassert(name);
+
         (void) RT->SetVariable((CHAR16 *) name, &loader_vendor_guid, 0, 0, NULL);
 }
 
@@ -65,10 +79,15 @@ bool loader_variable_exists(const CHAR16 *name) {
         UINTN size = 0;
         EFI_STATUS s = RT->GetVariable((CHAR16 *) name, &loader_vendor_guid, NULL, &size, NULL);
 
+        fassert(name);
+
         return s == EFI_BUFFER_TOO_SMALL || s == EFI_SUCCESS;
 }
 
 EFI_STATUS set_loader_string_if_unset(const CHAR16 *name, const char *value) {
+        fassert(name);
+        fassert(value);
+
         if (loader_variable_exists(name))
                 return EFI_SUCCESS;
         return set_loader_string(name, value);
@@ -76,6 +95,8 @@ EFI_STATUS set_loader_string_if_unset(const CHAR16 *name, const char *value) {
 
 EFI_STATUS set_loader_u64(const CHAR16 *name, uint64_t value) {
         uint8_t b[8];
+
+        fassert(name);
 
         for (int i = 0; i < 8; i++)
                 b[i] = (uint8_t) (value >> (8 * i));
@@ -85,6 +106,9 @@ EFI_STATUS set_loader_u64(const CHAR16 *name, uint64_t value) {
 bool get_loader_u64(const CHAR16 *name, uint64_t *ret) {
         uint8_t b[8];
         UINTN size = sizeof b;
+
+        fassert(name);
+        fassert(ret);
 
         if (RT->GetVariable((CHAR16 *) name, &loader_vendor_guid, NULL, &size, b) != EFI_SUCCESS || size != sizeof b)
                 return false;
@@ -105,6 +129,8 @@ bool secure_boot_enabled(void) {
 char *get_loader_string(const CHAR16 *name) {
         CHAR16 buf[256];
         UINTN size = sizeof buf - sizeof(CHAR16);
+
+        fassert(name);
 
         if (RT->GetVariable((CHAR16 *) name, &loader_vendor_guid, NULL, &size, buf) != EFI_SUCCESS)
                 return NULL;

@@ -6,6 +6,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "assert-fundamental.h"
 #include "efi-cleanup.h"
 #include "efi-string.h"
 #include "efi-volume.h"
@@ -59,6 +60,11 @@ EFI_STATUS volume_read_file(EFI_FILE *root, const CHAR16 *path, size_t max, char
         EFI_STATUS s;
         UINTN size;
 
+        fassert(root);
+        fassert(path);
+        fassert(ret);
+        fassert(ret_size);
+
         s = root->Open(root, &f, (CHAR16 *) path, EFI_FILE_MODE_READ, 0);
         if (EFI_ERROR(s))
                 return s;
@@ -84,6 +90,9 @@ bool volume_file_exists(EFI_FILE *root, const CHAR16 *path) {
         _cleanup_file_close_ EFI_FILE *f = NULL;
         _cleanup_ffree_ EFI_FILE_INFO *info = NULL;
 
+        fassert(root);
+        fassert(path);
+
         if (root->Open(root, &f, (CHAR16 *) path, EFI_FILE_MODE_READ, 0) != EFI_SUCCESS)
                 return false;
         info = file_info(f);
@@ -94,6 +103,10 @@ void volume_foreach_file(EFI_FILE *root, const CHAR16 *dir, void (*cb)(const cha
                          void *userdata) {
         _cleanup_file_close_ EFI_FILE *d = NULL;
         _cleanup_ffree_ EFI_FILE_INFO *info = fmalloc(FILE_INFO_MAX);
+
+        fassert(root);
+        fassert(dir);
+        fassert(cb);
 
         if (!info || root->Open(root, &d, (CHAR16 *) dir, EFI_FILE_MODE_READ, 0) != EFI_SUCCESS)
                 return;
@@ -117,6 +130,9 @@ CHAR16 *volume_path_join(const CHAR16 *dir, const char *name_utf8) {
         size_t dl, nl;
         CHAR16 *p;
 
+        fassert(dir);
+        fassert(name_utf8);
+
         if (!name)
                 return NULL;
         dl = StrLen(dir);
@@ -137,6 +153,11 @@ EFI_STATUS volume_rename(EFI_FILE *root, const CHAR16 *dir, const char *old_name
         _cleanup_ffree_ EFI_FILE_INFO *info = NULL, *renamed = NULL;
         EFI_STATUS s;
         size_t size;
+
+        fassert(root);
+        fassert(dir);
+        fassert(old_name);
+        fassert(new_name);
 
         if (!path || !nn)
                 return EFI_OUT_OF_RESOURCES;

@@ -6,6 +6,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "assert-fundamental.h"
 #include "efi-watchdog.h"
 #include "memory-fundamental.h"
 #include "trial-watchdog.h"
@@ -72,6 +73,8 @@ EFI_STATUS watchdog_arm_locked(unsigned seconds, const char **ret_name) {
         UINT32 preload = trial_watchdog_esb_preload(seconds);
         EFI_PCI_IO *io = find_esb();
         EFI_STATUS s;
+
+        fassert(ret_name);
 
         if (!io)
                 return EFI_NOT_FOUND;

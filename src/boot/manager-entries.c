@@ -8,6 +8,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "assert-fundamental.h"
 #include "bls-menu.h"
 #include "efi-cleanup.h"
 #include "efi-firmware.h"
@@ -148,6 +149,9 @@ static int on_oem_string(const char *s, size_t n, void *userdata) {
 void entries_add_section(Menu *m, const uint8_t *d, size_t n, bool rollout) {
         size_t i = 0;
 
+        fassert(m);
+        fassert(d || n == 0);
+
         while (i < n) {
                 size_t start = i, eq;
                 while (i < n && d[i])
@@ -204,6 +208,8 @@ static void read_loader_conf(Menu *m, EFI_LOADED_IMAGE *li) {
 }
 
 void entries_sort(Menu *m) {
+        fassert(m);
+
         for (unsigned i = 1; i < m->n; i++)
                 for (unsigned j = i; j > 0 && bls_entry_compare(m->entries[j - 1].bls, m->entries[j].bls) > 0; j--) {
                         BootEntry t = m->entries[j];
@@ -216,6 +222,9 @@ void entries_collect(Menu *m, EFI_LOADED_IMAGE *li) {
         const void *smbios;
         size_t smbios_size;
         EFI_HANDLE xbootldr;
+
+        fassert(m);
+        fassert(li);
 
         loader_conf_init(&m->conf);
         read_loader_conf(m, li);
@@ -234,6 +243,8 @@ void entries_collect(Menu *m, EFI_LOADED_IMAGE *li) {
 void entries_make_titles(Menu *m) {
         BlsEntry *bls[ENTRIES_MAX];
         char *titles[ENTRIES_MAX];
+
+        fassert(m);
 
         for (unsigned i = 0; i < m->n; i++)
                 bls[i] = m->entries[i].bls;

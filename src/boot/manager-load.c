@@ -6,6 +6,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "assert-fundamental.h"
 #include "efi-cleanup.h"
 #include "efi-log.h"
 #include "efi-shim.h"
@@ -154,6 +155,10 @@ static EFI_STATUS load_volume(EFI_HANDLE image, BootEntry *e, LoadedEntry *ret) 
 }
 
 EFI_STATUS entry_load(Menu *m, EFI_HANDLE image, BootEntry *e, LoadedEntry *ret) {
+        fassert(m);
+        fassert(e);
+        fassert(ret);
+
         *ret = (LoadedEntry) {};
         if (e->bls->kind == BLS_KIND_UKI_URL)
                 return load_url(m, image, e, ret);

@@ -6,6 +6,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "assert-fundamental.h"
 #include "efi-cleanup.h"
 #include "efi-string.h"
 #include "efi-variables.h"
@@ -150,6 +151,8 @@ void console_apply_mode(const LoaderConf *conf) {
         size_t best = 0, best_area = 0;
         INT32 max = ST->ConOut->Mode ? ST->ConOut->Mode->MaxMode : 0;
 
+        fassert(conf);
+
         switch (conf->console_mode) {
         case CONSOLE_MODE_KEEP:
                 return;
@@ -175,6 +178,8 @@ void console_apply_mode(const LoaderConf *conf) {
 MenuChoice menu_run(Menu *m, unsigned selected, uint32_t timeout) {
         MenuChoice c = { .index = selected };
         EFI_INPUT_KEY key;
+
+        fassert(m);
 
         switch (loader_menu_mode(timeout)) {
         case MENU_MODE_BOOT_NOW:

@@ -9,6 +9,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "assert-fundamental.h"
 #include "efi-cleanup.h"
 #include "errno-fundamental.h"
 #include "efi-log.h"
@@ -222,6 +223,8 @@ void rollout_collect(Menu *m, EFI_HANDLE image) {
         const EntryList *use;
         int fr = -ENOENT, kr;
 
+        fassert(m);
+
         if (!m->conf.rollout_entries)
                 return;
         kept_reset_if_asked();
@@ -293,6 +296,9 @@ bool rollout_default(Menu *m, unsigned *index) {
         RolloutChoice c;
         size_t n;
 
+        fassert(m);
+        fassert(index);
+
         m->rollout.chose = false;
         n = store_load_pruned(m, &s, ids, where, tried);
         if (n == 0)
@@ -324,6 +330,8 @@ void rollout_note_fetch_failure(Menu *m, unsigned index) {
         static RolloutStore s;
         BootEntry *e = &m->entries[index];
         RolloutRecord *r;
+
+        fassert(m);
 
         m->rollout.tried[index] = true;
         (void) store_load_pruned(m, &s, ids, where, tried);
@@ -397,6 +405,9 @@ void rollout_starting(Menu *m, BootEntry *e, EFI_HANDLE child) {
         static RolloutStore s;
         RolloutRecord *r;
         unsigned index = (unsigned) (e - m->entries);
+
+        fassert(m);
+        fassert(e);
 
         if (!e->rollout)
                 return;

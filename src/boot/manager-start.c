@@ -8,6 +8,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "assert-fundamental.h"
 #include "efi-cleanup.h"
 #include "efi-initrd.h"
 #include "efi-log.h"
@@ -137,6 +138,10 @@ EFI_STATUS start_entry(Menu *m, EFI_HANDLE image, BootEntry *e, const char *opti
         EFI_HANDLE initrd = NULL;
         LoadedEntry l;
         EFI_STATUS s;
+
+        fassert(m);
+        fassert(e);
+        fassert(ret_started);
 
         *ret_started = false;
         count_start(e);

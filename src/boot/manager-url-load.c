@@ -11,6 +11,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "assert-fundamental.h"
 #include "device-path.h"
 #include "efi-cleanup.h"
 #include "efi-firmware.h"
@@ -116,6 +117,9 @@ static EFI_STATUS fetch_direct(EFI_HANDLE parent, const char *url, Fetched *ret)
 
 EFI_STATUS url_fetch(EFI_HANDLE parent, const char *url, Fetched *ret) {
         EFI_STATUS s;
+
+        fassert(url);
+        fassert(ret);
 
         /* our CA alone, for our https fetches; the firmware's own list is back before anything runs */
         if (fstartswith(url, "https://")) {

@@ -6,6 +6,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "assert-fundamental.h"
 #include "efi-cleanup.h"
 #include "efi-log.h"
 #include "efi-string.h"
@@ -77,6 +78,9 @@ void stub_extras_collect(EFI_LOADED_IMAGE *li, StubExtras *ret) {
         _cleanup_file_close_ EFI_FILE *root = volume_open_root(li->DeviceHandle);
         _cleanup_ffree_ char *path = NULL, *extra_dir = NULL;
 
+        fassert(li);
+        fassert(ret);
+
         *ret = (StubExtras) {};
         if (!root)
                 return;         /* loaded over HTTP: no ESP */
@@ -87,6 +91,8 @@ void stub_extras_collect(EFI_LOADED_IMAGE *li, StubExtras *ret) {
 }
 
 void stub_extras_done(StubExtras *x) {
+        fassert(x);
+
         for (size_t i = 0; i < STUB_EXTRAS_MAX; i++)
                 ffree(x->archive[i]);
 }
