@@ -11,11 +11,8 @@
 #pragma once
 
 #include <stdbool.h>
-#include <systemd/sd-event.h>
 
-#include "listeners.h"
-#include "refuse-set.h"
-#include "socket-address.h"
+#include "dns-server.h"
 
 /** The default address: 127.0.0.53 and .54 are resolved's; .153 is free and easy to remember. */
 #define FRONT_STUB_ADDRESS "127.0.0.153"
@@ -26,16 +23,8 @@ typedef struct FrontStubSettings {
         bool native;                    /**< systemd ≥ 258 refuses by itself: relay everything */
 } FrontStubSettings;
 
-typedef struct FrontStub FrontStub;
-
 /**
- * Start serving on the sockets (which the stub then owns).
+ * Serve as the front stub; the stub's state goes with the server (dns_server_free()).
  * @ret 0 or negative errno
  */
-int front_stub_new(sd_event *e, Listeners *l, const FrontStubSettings *settings, const RefuseSet *refused,
-                   FrontStub **ret);
-
-/** Use a new list (after the configuration was read again). */
-void front_stub_set_refused(FrontStub *s, const RefuseSet *refused);
-
-void front_stub_free(FrontStub *s);
+int front_stub_start(DnsServer *server, const FrontStubSettings *settings);

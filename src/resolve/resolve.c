@@ -13,6 +13,7 @@
 #include <systemd/sd-event.h>
 
 #include "dns-record-type.h"
+#include "dns-server.h"
 #include "exit-status.h"
 #include "front-stub.h"
 #include "json-writer.h"
@@ -131,22 +132,15 @@ static int get_listeners(const char *fallback, Listeners *ret) {
         return 0;
 }
 
-typedef struct Server {
-        FrontStub *stub;
-        UpstreamFilter *filter;
-} Server;
-
 static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata) {
-        Server *server = userdata;
+        DnsServer **server = userdata;
         _cleanup_free_ char *types = NULL;
         RefuseSet refused;
 
         (void) sd_notify(false, "RELOADING=1");
         if (load_config(&refused) >= 0) {
-                if (server->stub)
-                        front_stub_set_refused(server->stub, &refused);
-                if (server->filter)
-                        upstream_filter_set_refused(server->filter, &refused);
+                if (*server)
+                        dns_server_set_refused(*server, &refused);
                 types = format_types(&refused);
                 log_info("Configuration read again; RefuseRecordTypes=%s", types ?: "");
         }
@@ -167,7 +161,7 @@ static void raise_fd_limit(void) {
 static int run_server(bool filter) {
         _cleanup_free_ char *types = NULL;
         Listeners l = { .udp_fd = -1, .tcp_fd = -1 };
-        Server server = {};
+        DnsServer *server = NULL;
         sd_event *e = NULL;
         RefuseSet refused;
         bool native;
@@ -201,6 +195,8 @@ static int run_server(bool filter) {
                 r = sd_event_add_signal(e, NULL, SIGINT, NULL, NULL);
         if (r >= 0)
                 r = sd_event_add_signal(e, NULL, SIGHUP, on_reload, &server);
+        if (r >= 0)
+                r = dns_server_new(e, &l, &refused, &server);
         if (r >= 0) {
                 if (filter) {
                         UpstreamFilterSettings settings = {
@@ -208,17 +204,18 @@ static int run_server(bool filter) {
                                 .n_upstreams = arg_n_upstreams,
                                 .native = native,
                         };
-                        r = upstream_filter_new(e, &l, &settings, &refused, &server.filter);
+                        r = upstream_filter_start(server, &settings);
                 } else {
                         FrontStubSettings settings = {
                                 .resolved = arg_resolved,
                                 .resolved_dnssec = arg_resolved_dnssec,
                                 .native = native,
                         };
-                        r = front_stub_new(e, &l, &settings, &refused, &server.stub);
+                        r = front_stub_start(server, &settings);
                 }
         }
         if (r < 0) {
+                dns_server_free(server);
                 listeners_close(&l);
                 sd_event_unref(e);
                 return log_error_errno(r, "Failed to start the %s: %m", filter ? "filter" : "stub");
@@ -241,8 +238,7 @@ static int run_server(bool filter) {
         r = sd_event_loop(e);
         (void) sd_notify(false, "STOPPING=1");
 
-        front_stub_free(server.stub);
-        upstream_filter_free(server.filter);
+        dns_server_free(server);
         sd_event_unref(e);
         return r < 0 ? log_error_errno(r, "Event loop failed: %m") : 0;
 }

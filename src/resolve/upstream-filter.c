@@ -6,15 +6,10 @@
 #include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/epoll.h>
-#include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "dns-answer.h"
 #include "dns-query.h"
-#include "dns-stream.h"
 #include "list.h"
 #include "log.h"
 #include "macro.h"
@@ -24,33 +19,22 @@
 #include "udp-exchange.h"
 #include "upstream-filter.h"
 
-#define FILTER_TCP_IDLE_USEC (10ULL * 1000000ULL)
 #define FILTER_PENDING_MAX 4096U
-#define FILTER_TCP_CONNECTIONS_MAX 256U
+
+/* A TCP client's one upstream connection: its queries stay with the server its first one went to. */
+#define SLOT_UPSTREAM 0U
 
 typedef struct Pending Pending;
-typedef struct TcpConn TcpConn;
 
-struct UpstreamFilter {
-        sd_event *event;
-        Listeners listeners;
-        sd_event_source *udp_source, *tcp_source, *sibling_timer;
+typedef struct UpstreamFilter {
+        DnsServer *server;
+        sd_event_source *sibling_timer;
         UpstreamFilterSettings settings;
         unsigned current;               /* the upstream that answered last */
-        RefuseSet refused;
         SiblingTable *siblings;
         Pending *pending;
         unsigned n_pending;
-        TcpConn *conns;
-        unsigned n_conns;
-};
-
-/* A client connection and our connection to an upstream server for it. */
-struct TcpConn {
-        UpstreamFilter *filter;
-        DnsStream *client, *upstream;
-        TcpConn *prev, *next;
-};
+} UpstreamFilter;
 
 /* A query that went upstream and has not been answered. */
 struct Pending {
@@ -58,7 +42,7 @@ struct Pending {
         DnsQueryInfo query;             /* question NULL when it was no plain query */
         char *key;                      /* name and class, for A and AAAA only */
         SocketAddress client;           /* UDP: who asked */
-        TcpConn *conn;                  /* TCP: where the answer goes */
+        TcpClient *conn;                /* TCP: where the answer goes */
         UdpExchange *exchange;          /* UDP: the upstream query */
         sd_event_source *timeout;       /* TCP: how long we wait */
         unsigned upstream;
@@ -110,28 +94,23 @@ static void pending_free(Pending *p, bool tell_siblings) {
         free(p);
 }
 
-static void tcp_conn_free(TcpConn *c);
-
 /* Sends an answer where p's query came from; a negative result means p's TCP connection failed. */
 static int answer_client(Pending *p, const uint8_t *msg, size_t size) {
-        UpstreamFilter *f = p->filter;
-
         if (p->conn)
-                return dns_stream_write(p->conn->client, msg, size);
-        if (sendto(f->listeners.udp_fd, msg, size, MSG_DONTWAIT | MSG_NOSIGNAL, &p->client.sa, p->client.len) < 0)
-                log_debug_errno(errno, "Failed to send an answer to resolved: %m");
+                return tcp_client_reply(p->conn, msg, size);
+        dns_server_send(p->filter->server, &p->client, msg, size);
         return 0;
 }
 
 /* Answers p and forgets it; drops its connection if that fails. */
 static void pending_finish(Pending *p, const uint8_t *msg, size_t size, bool tell_siblings) {
-        TcpConn *conn = p->conn;
+        TcpClient *conn = p->conn;
         int r;
 
         r = answer_client(p, msg, size);
         pending_free(p, tell_siblings);
         if (r < 0 && conn)
-                tcp_conn_free(conn);
+                tcp_client_close(conn);
 }
 
 /* An upstream answer for p: note it for the sibling rule, pass it on unchanged. */
@@ -240,72 +219,54 @@ static Pending *pending_new(UpstreamFilter *f, DnsQueryInfo *q) {
         return p;
 }
 
-static int on_udp_query(sd_event_source *source, int fd, uint32_t revents, void *userdata) {
-        static uint8_t buf[65536];
+static void on_udp_query(const SocketAddress *client, const uint8_t *msg, size_t size, void *userdata) {
         UpstreamFilter *f = userdata;
         _cleanup_free_ uint8_t *answer = NULL;
         size_t answer_size = 0;
-        SocketAddress client = { .len = sizeof(client.in6) };
         DnsQueryInfo q;
         Pending *p;
-        ssize_t n;
         int verdict, r;
 
-        n = recvfrom(fd, buf, sizeof buf, MSG_DONTWAIT, &client.sa, &client.len);
-        if (n < 0)
-                return 0;
-        verdict = filter_verdict(&f->refused, f->settings.native, buf, (size_t) n, &q, &answer, &answer_size);
+        verdict = filter_verdict(dns_server_refused(f->server), f->settings.native, msg, size, &q, &answer,
+                                 &answer_size);
         if (verdict < 0)
-                return 0;
+                return;
         if (verdict == VERDICT_ANSWER) {
-                (void) sendto(fd, answer, answer_size, MSG_DONTWAIT | MSG_NOSIGNAL, &client.sa, client.len);
-                return 0;
+                dns_server_send(f->server, client, answer, answer_size);
+                return;
         }
 
         p = pending_new(f, &q);
         if (!p) {
                 dns_query_info_done(&q);
-                return 0;
+                return;
         }
-        p->client = client;
-        r = udp_exchange_start(f->event, &f->settings.upstreams[p->upstream], buf, (size_t) n, UPSTREAM_TIMEOUT_USEC,
-                               on_upstream_udp_reply, p, &p->exchange);
+        p->client = *client;
+        r = udp_exchange_start(dns_server_event(f->server), &f->settings.upstreams[p->upstream], msg, size,
+                               UPSTREAM_TIMEOUT_USEC, on_upstream_udp_reply, p, &p->exchange);
         if (r < 0) {
                 log_debug_errno(r, "Failed to forward a query: %m");
                 pending_free(p, true);
         }
         rearm_sibling_timer(f);
-        return 0;
 }
 
 /* TCP: answers come back on the connection in any order; the ID tells which query they answer. */
-static void on_upstream_tcp_message(DnsStream *stream, const uint8_t *msg, size_t size, void *userdata) {
-        TcpConn *c = userdata;
-        UpstreamFilter *f = c->filter;
+static int on_upstream_tcp_message(TcpClient *c, const uint8_t *msg, size_t size, void *userdata) {
+        UpstreamFilter *f = userdata;
         uint16_t id;
 
         if (size < 2)
-                return;
+                return 0;
         id = (uint16_t) (msg[0] << 8 | msg[1]);
         for (Pending *p = f->pending; p; p = p->next)
                 if (p->conn == c && p->query.id == id && !p->exchange) {
-                        pending_answered(p, msg, size);
-                        return;
+                        pending_answered(p, msg, size); /* closes c itself when the answer does not go */
+                        return 0;
                 }
         /* Nobody waits for it any more (the sibling rule answered already): drop it. */
+        return 0;
 }
-
-static void on_upstream_tcp_closed(DnsStream *stream, int error, void *userdata) {
-        TcpConn *c = userdata;
-
-        c->upstream = NULL;
-        tcp_conn_free(c);
-}
-
-static const DnsStreamHandler upstream_tcp_handler = {
-        .message = on_upstream_tcp_message,
-        .closed = on_upstream_tcp_closed,
-};
 
 static int on_tcp_pending_timeout(sd_event_source *s, uint64_t usec, void *userdata) {
         Pending *p = userdata;
@@ -316,59 +277,40 @@ static int on_tcp_pending_timeout(sd_event_source *s, uint64_t usec, void *userd
         return 0;
 }
 
-static void on_client_tcp_message(DnsStream *stream, const uint8_t *msg, size_t size, void *userdata) {
-        TcpConn *c = userdata;
-        UpstreamFilter *f = c->filter;
+static int on_tcp_query(TcpClient *c, const uint8_t *msg, size_t size, void *userdata) {
+        UpstreamFilter *f = userdata;
         _cleanup_free_ uint8_t *answer = NULL;
         size_t answer_size = 0;
         DnsQueryInfo q;
         Pending *p;
         int verdict, r;
 
-        verdict = filter_verdict(&f->refused, f->settings.native, msg, size, &q, &answer, &answer_size);
+        verdict = filter_verdict(dns_server_refused(f->server), f->settings.native, msg, size, &q, &answer,
+                                 &answer_size);
         if (verdict < 0)
-                return;
-        if (verdict == VERDICT_ANSWER) {
-                if (dns_stream_write(c->client, answer, answer_size) < 0)
-                        tcp_conn_free(c);
-                return;
-        }
+                return 0; /* no memory: drop the query, resolved asks again */
+        if (verdict == VERDICT_ANSWER)
+                return tcp_client_reply(c, answer, answer_size);
         if (!q.question) /* no plain query: we cannot match its answer, so we do not forward it */
-                return;
+                return 0;
 
         p = pending_new(f, &q);
         if (!p)
-                return;
+                return 0;
         p->conn = c;
-        r = sd_event_add_time_relative(f->event, &p->timeout, CLOCK_MONOTONIC, UPSTREAM_TIMEOUT_USEC, 0,
-                                       on_tcp_pending_timeout, p);
-        if (r >= 0 && !c->upstream)
-                r = dns_stream_connect(f->event, &f->settings.upstreams[p->upstream], FILTER_TCP_IDLE_USEC,
-                                       &upstream_tcp_handler, c, &c->upstream);
+        r = sd_event_add_time_relative(dns_server_event(f->server), &p->timeout, CLOCK_MONOTONIC,
+                                       UPSTREAM_TIMEOUT_USEC, 0, on_tcp_pending_timeout, p);
         if (r >= 0)
-                r = dns_stream_write(c->upstream, msg, size);
-        if (r < 0) {
-                log_debug_errno(r, "Failed to forward a query over TCP: %m");
-                tcp_conn_free(c);
-                return;
-        }
+                r = tcp_client_relay(c, SLOT_UPSTREAM, &f->settings.upstreams[p->upstream], msg, size);
+        if (r < 0)
+                return log_debug_errno(r, "Failed to forward a query over TCP: %m");
         rearm_sibling_timer(f);
+        return 0;
 }
 
-static void on_client_tcp_closed(DnsStream *stream, int error, void *userdata) {
-        TcpConn *c = userdata;
-
-        c->client = NULL;
-        tcp_conn_free(c);
-}
-
-static const DnsStreamHandler client_tcp_handler = {
-        .message = on_client_tcp_message,
-        .closed = on_client_tcp_closed,
-};
-
-static void tcp_conn_free(TcpConn *c) {
-        UpstreamFilter *f = c->filter;
+/* A client connection closes: the queries that came on it go with it. */
+static void on_client_closing(TcpClient *c, void *userdata) {
+        UpstreamFilter *f = userdata;
         Pending *p, *next;
 
         for (p = f->pending; p; p = next) {
@@ -376,97 +318,62 @@ static void tcp_conn_free(TcpConn *c) {
                 if (p->conn == c)
                         pending_free(p, true);
         }
-        LIST_UNLINK(f->conns, c);
-        f->n_conns--;
-        dns_stream_close(c->client);
-        dns_stream_close(c->upstream);
-        free(c);
         rearm_sibling_timer(f);
 }
 
-static int on_tcp_connection(sd_event_source *source, int fd, uint32_t revents, void *userdata) {
+/* resolved is the filter's one client and opens few connections: a full table turns newcomers away
+ * (the stub, open to every local program, keeps the server's rule instead). */
+static bool admit_client(const SocketAddress *peer, void *userdata) {
         UpstreamFilter *f = userdata;
-        TcpConn *c;
-        int cfd;
 
-        cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (cfd < 0)
-                return 0;
-        if (f->n_conns >= FILTER_TCP_CONNECTIONS_MAX || !(c = calloc(1, sizeof(TcpConn)))) {
-                (void) close(cfd);
-                return 0;
-        }
-        c->filter = f;
-        if (dns_stream_new(f->event, cfd, FILTER_TCP_IDLE_USEC, &client_tcp_handler, c, &c->client) < 0) {
-                free(c);
-                return 0;
-        }
-        LIST_LINK(f->conns, c);
-        f->n_conns++;
-        return 0;
+        return dns_server_n_clients(f->server) < DNS_SERVER_CLIENTS_MAX;
 }
 
-int upstream_filter_new(sd_event *e, Listeners *l, const UpstreamFilterSettings *settings, const RefuseSet *refused,
-                        UpstreamFilter **ret) {
+static void filter_free(void *userdata) {
+        UpstreamFilter *f = userdata;
+
+        while (f->pending)
+                pending_free(f->pending, false);
+        f->sibling_timer = sd_event_source_disable_unref(f->sibling_timer);
+        sibling_table_free(f->siblings);
+        free(f);
+}
+
+static const DnsServerHandler filter_handler = {
+        .udp_query = on_udp_query,
+        .tcp_query = on_tcp_query,
+        .upstream_message = on_upstream_tcp_message,
+        .admit = admit_client,
+        .client_closing = on_client_closing,
+        .free_userdata = filter_free,
+};
+
+int upstream_filter_start(DnsServer *server, const UpstreamFilterSettings *settings) {
         UpstreamFilter *f;
         int r;
 
-        assert(e);
-        assert(l);
+        assert(server);
         assert(settings);
-        assert(refused);
-        assert(ret);
 
         if (settings->n_upstreams == 0)
                 return -EINVAL;
         f = calloc(1, sizeof(UpstreamFilter));
         if (!f)
                 return -ENOMEM;
-        f->event = sd_event_ref(e);
-        f->listeners = *l;
-        *l = (Listeners) { .udp_fd = -1, .tcp_fd = -1 };
+        f->server = server;
         f->settings = *settings;
-        f->refused = *refused;
         f->siblings = sibling_table_new();
         if (!f->siblings) {
-                upstream_filter_free(f);
+                filter_free(f);
                 return -ENOMEM;
         }
 
-        r = sd_event_add_io(e, &f->udp_source, f->listeners.udp_fd, EPOLLIN, on_udp_query, f);
-        if (r >= 0)
-                r = sd_event_add_io(e, &f->tcp_source, f->listeners.tcp_fd, EPOLLIN, on_tcp_connection, f);
-        if (r >= 0)
-                r = sd_event_add_time(e, &f->sibling_timer, CLOCK_BOOTTIME, 0, 0, on_sibling_timer, f);
+        r = sd_event_add_time(dns_server_event(server), &f->sibling_timer, CLOCK_BOOTTIME, 0, 0, on_sibling_timer, f);
         if (r >= 0)
                 r = sd_event_source_set_enabled(f->sibling_timer, SD_EVENT_OFF);
         if (r < 0) {
-                upstream_filter_free(f);
+                filter_free(f);
                 return r;
         }
-        *ret = f;
-        return 0;
-}
-
-void upstream_filter_set_refused(UpstreamFilter *f, const RefuseSet *refused) {
-        assert(f);
-        assert(refused);
-
-        f->refused = *refused;
-}
-
-void upstream_filter_free(UpstreamFilter *f) {
-        if (!f)
-                return;
-        while (f->conns)
-                tcp_conn_free(f->conns);
-        while (f->pending)
-                pending_free(f->pending, false);
-        f->udp_source = sd_event_source_disable_unref(f->udp_source);
-        f->tcp_source = sd_event_source_disable_unref(f->tcp_source);
-        f->sibling_timer = sd_event_source_disable_unref(f->sibling_timer);
-        sibling_table_free(f->siblings);
-        listeners_close(&f->listeners);
-        sd_event_unref(f->event);
-        free(f);
+        return dns_server_start(server, &filter_handler, f);
 }

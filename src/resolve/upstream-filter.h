@@ -14,11 +14,8 @@
 #pragma once
 
 #include <stdbool.h>
-#include <systemd/sd-event.h>
 
-#include "listeners.h"
-#include "refuse-set.h"
-#include "socket-address.h"
+#include "dns-server.h"
 
 /** The default address, next to the front stub's. */
 #define UPSTREAM_FILTER_ADDRESS "127.0.0.154"
@@ -33,11 +30,8 @@ typedef struct UpstreamFilterSettings {
         bool native;                    /**< systemd ≥ 258: forward everything, no NODATA of our own */
 } UpstreamFilterSettings;
 
-typedef struct UpstreamFilter UpstreamFilter;
-
-int upstream_filter_new(sd_event *e, Listeners *l, const UpstreamFilterSettings *settings, const RefuseSet *refused,
-                        UpstreamFilter **ret);
-
-void upstream_filter_set_refused(UpstreamFilter *f, const RefuseSet *refused);
-
-void upstream_filter_free(UpstreamFilter *f);
+/**
+ * Serve as the upstream filter; the filter's state goes with the server (dns_server_free()).
+ * @ret 0, -EINVAL without upstream servers, or another negative errno
+ */
+int upstream_filter_start(DnsServer *server, const UpstreamFilterSettings *settings);
