@@ -11,29 +11,55 @@
 #include "efi-variables.h"
 #include "string-fundamental.h"
 
-static uint64_t read_tsc(void) {
+#if defined(__x86_64__)
+
+static uint64_t read_counter(void) {
         uint32_t lo, hi;
 
         __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
         return ((uint64_t) hi << 32) | lo;
 }
 
-/* TSC ticks per microsecond, measured once over a 1 ms stall (as systemd-boot does). */
-static uint64_t tsc_per_usec(void) {
-        static uint64_t per_usec;
+/* TSC ticks per second, measured once over a 1 ms stall (as systemd-boot does). */
+static uint64_t counter_frequency(void) {
+        static uint64_t hz;
 
-        if (!per_usec) {
-                uint64_t start = read_tsc();
+        if (!hz) {
+                uint64_t start = read_counter();
                 BS->Stall(1000);
-                per_usec = (read_tsc() - start) / 1000;
-                if (!per_usec)
-                        per_usec = 1;
+                hz = (read_counter() - start) * 1000;
+                if (!hz)
+                        hz = 1;
         }
-        return per_usec;
+        return hz;
 }
 
+#elif defined(__aarch64__)
+
+/* The generic timer's virtual count, which runs from reset; the firmware states its frequency. */
+static uint64_t read_counter(void) {
+        uint64_t v;
+
+        __asm__ __volatile__("isb; mrs %0, cntvct_el0" : "=r"(v));
+        return v;
+}
+
+static uint64_t counter_frequency(void) {
+        uint64_t hz;
+
+        __asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(hz));
+        return hz ?: 1;
+}
+
+#else
+#  error "no tick counter for this architecture"
+#endif
+
 uint64_t time_usec(void) {
-        return read_tsc() / tsc_per_usec();
+        uint64_t ticks = read_counter(), hz = counter_frequency();
+
+        /* Whole seconds and the rest apart: ticks * 1000000 would overflow after hours at GHz rates. */
+        return ticks / hz * 1000000 + ticks % hz * 1000000 / hz;
 }
 
 EFI_STATUS set_loader_time(const CHAR16 *name) {

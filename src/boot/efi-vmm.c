@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * @file
- * Confidential VM detection with CPUID (and AMD's SEV_STATUS MSR).
+ * Confidential VM detection with CPUID (and AMD's SEV_STATUS MSR). SEV, TDX and Hyper-V's isolation
+ * are x86 features; on other machines no VM counts as confidential, as for systemd-stub 262.
  */
-#include <cpuid.h>
 #include <stdint.h>
 
 #include "efi-vmm.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+
 #include "string-fundamental.h"
 
 #define CPUID_HYPERVISOR_BIT (1U << 31)          /* leaf 1, ECX */
@@ -96,3 +100,11 @@ bool is_confidential_vm(void) {
                 return tdx();
         return false;
 }
+
+#else
+
+bool is_confidential_vm(void) {
+        return false;
+}
+
+#endif
