@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""The arm64 UEFI programs (issue 43, first steps): cross-built from this tree with Debian's cross
+compiler and gnu-efi:arm64 (tools/cross/aarch64-linux-gnu.ini), both PE32+ images for AArch64 (machine
+0xAA64, EFI application); AAVMF in qemu-system-aarch64 (TCG) starts the boot manager from an ESP (alone:
+it says it has no entries); then an arm64 UKI made by urlbootctl build-uki from the arm64 stub, Debian's
+arm64 kernel and a busybox initrd, found by the boot manager in /EFI/Linux: Linux runs its init on
+aarch64 with the UKI's command line, and both programs left their EFI variables (LoaderInfo, StubInfo).
+Skips, saying why, without the cross tools or the archive. Run it under flock /tmp/urlboot-qemu.lock
+(it boots QEMU). TAP.
+
+  aa64-boot.py BUILDDIR SRCDIR
+"""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+build, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+GNU_EFI = '/var/cache/urlboot/gnu-efi-arm64'
+AAVMF_CODE, AAVMF_VARS = '/usr/share/AAVMF/AAVMF_CODE.fd', '/usr/share/AAVMF/AAVMF_VARS.fd'
+checks = []
+
+
+def done():
+    print(f'1..{len(checks)}')
+    for i, (ok, what) in enumerate(checks, 1):
+        print(f"{'ok' if ok else 'not ok'} {i} - {what}")
+    sys.exit(0 if all(ok for ok, _ in checks) else 1)
+
+
+def skip(why):
+    print(f'1..0 # SKIP {why}')
+    sys.exit(0)
+
+
+def pe_header(path):
+    """(machine, subsystem, SizeOfHeaders) of a PE32+ image, or None."""
+    with open(path, 'rb') as f:
+        d = f.read(4096)
+    if d[:2] != b'MZ':
+        return None
+    pe = struct.unpack_from('<I', d, 0x3c)[0]
+    if d[pe:pe + 4] != b'PE\0\0' or struct.unpack_from('<H', d, pe + 24)[0] != 0x20b:
+        return None
+    return (struct.unpack_from('<H', d, pe + 4)[0], struct.unpack_from('<H', d, pe + 24 + 68)[0],
+            struct.unpack_from('<I', d, pe + 24 + 60)[0])
+
+
+for tool in ('aarch64-linux-gnu-gcc', 'qemu-system-aarch64'):
+    if not shutil.which(tool):
+        skip(f'{tool} is not installed (tools/install-deps --e2e installs it)')
+if not os.path.exists(AAVMF_CODE):
+    skip('AAVMF is not installed (package qemu-efi-aarch64)')
+p = subprocess.run([os.path.join(src, 'tools/cross/gnu-efi-arm64'), GNU_EFI], capture_output=True, text=True)
+if p.returncode != 0:
+    skip(f'gnu-efi for arm64 could not be fetched from the archive: {(p.stderr.strip().splitlines() or ["?"])[-1]}')
+
+cross = os.path.join(build, 'cross-aa64')
+setup = ['meson', 'setup', cross, src, '--cross-file', os.path.join(src, 'tools/cross/aarch64-linux-gnu.ini'),
+         '-Duserspace=false', '-Defi=enabled', '-Dgnu-efi-prefix=' + GNU_EFI + '/usr']
+if os.path.exists(os.path.join(cross, 'build.ninja')):
+    setup = ['meson', 'configure', cross, '-Dgnu-efi-prefix=' + GNU_EFI + '/usr']
+p = subprocess.run(setup, capture_output=True, text=True)
+if p.returncode == 0:
+    p = subprocess.run(['ninja', '-C', cross], capture_output=True, text=True)
+manager, stub = os.path.join(cross, 'src/boot/urlbootaa64.efi'), os.path.join(cross, 'src/boot/urlboot-stubaa64.efi')
+checks.append((p.returncode == 0, 'the UEFI programs cross-built for AArch64 (tools/cross/aarch64-linux-gnu.ini, -Duserspace=false)'
+               + ('' if p.returncode == 0 else ': ' + ' '.join((p.stdout + p.stderr).strip().splitlines()[-3:]))))
+if p.returncode != 0:
+    done()
+for path in (manager, stub):
+    h = pe_header(path)
+    checks.append((h is not None and h[0] == 0xaa64 and h[1] == 10,
+                   f'{os.path.basename(path)}: PE32+, machine 0xAA64, EFI application (machine, subsystem, headers: '
+                   f'{tuple(hex(x) for x in h) if h else None})'))
+
+def boot(esp_files, until, limit=300):
+    """Boots AAVMF with an ESP (QEMU's FAT view of a directory) holding esp_files {path: source};
+    @return the serial output once it holds until (or at the limit, or when QEMU ends), the seconds."""
+    with tempfile.TemporaryDirectory() as d:
+        for path, source in esp_files.items():
+            os.makedirs(os.path.dirname(os.path.join(d, 'esp', path)), exist_ok=True)
+            shutil.copy(source, os.path.join(d, 'esp', path))
+        shutil.copy(AAVMF_VARS, os.path.join(d, 'vars.fd'))
+        log = os.path.join(d, 'serial.log')
+        cmd = ['unshare', '-n', 'qemu-system-aarch64', '-machine', 'virt', '-cpu', 'cortex-a57', '-m', '1024',
+               '-accel', 'tcg', '-display', 'none', '-serial', 'file:' + log, '-monitor', 'none', '-nic', 'none',
+               '-drive', f'if=pflash,format=raw,readonly=on,file={AAVMF_CODE}',
+               '-drive', f'if=pflash,format=raw,file={os.path.join(d, "vars.fd")}',
+               '-drive', f'file=fat:rw:{os.path.join(d, "esp")},format=raw,if=virtio']
+        start = time.monotonic()
+        q = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        text = ''
+        while time.monotonic() - start < limit:
+            ended = q.poll() is not None
+            time.sleep(0.5)
+            with open(log, 'rb') as f:
+                text = f.read().decode('utf-8', 'replace').replace('\r', '')
+            if until in text or ended:
+                break
+        seconds = time.monotonic() - start
+        q.kill()
+        q.wait()
+    return text, seconds
+
+
+def serial_tail(text):
+    return ' | '.join(l for l in text.splitlines()[-5:] if l.strip())
+
+
+# The boot manager alone, as the removable-media default of an ESP.
+text, seconds = boot({'EFI/BOOT/BOOTAA64.EFI': manager}, 'no boot entries')
+ran = 'urlboot boot manager' in text and 'no boot entries' in text
+checks.append((ran, f'AAVMF started urlbootaa64.efi from the ESP: it ran and said it has no entries ({seconds:.1f} s)'
+               + ('' if ran else f'; serial: {serial_tail(text)!r}')))
+
+# An arm64 UKI: Debian's arm64 kernel and a busybox initrd whose init reports and powers off.
+debs = '/var/cache/urlboot/arm64-debs'
+os.makedirs(debs, exist_ok=True)
+kernel_pkg = subprocess.run(['apt-cache', 'depends', 'linux-image-arm64:arm64'], capture_output=True, text=True).stdout
+kernel_pkg = next((l.split()[1] for l in kernel_pkg.splitlines() if l.strip().startswith('Depends: linux-image-6')), None)
+have = {n.split('_')[0] for n in os.listdir(debs)}
+want = [p for p in (kernel_pkg, 'busybox-static:arm64') if p and p.split(':')[0] not in have]
+p = subprocess.run(['apt-get', 'download', '-q', '-o', 'APT::Sandbox::User=root'] + want, cwd=debs,
+                   capture_output=True, text=True) if want else None
+kernel_debs = sorted(n for n in os.listdir(debs) if n.startswith('linux-image-') and n.endswith('_arm64.deb'))
+busybox_debs = sorted(n for n in os.listdir(debs) if n.startswith('busybox-static_') and n.endswith('_arm64.deb'))
+if not kernel_pkg or not kernel_debs or not busybox_debs:
+    print(f'# SKIP the arm64 UKI: Debian\'s arm64 kernel or busybox could not be fetched'
+          f' ({(p.stderr.strip().splitlines() or ["?"])[-1] if p else "no kernel package known"})')
+    done()
+
+with tempfile.TemporaryDirectory() as d:
+    x = os.path.join(d, 'x')
+    os.makedirs(x)
+    subprocess.run(f'dpkg-deb --fsys-tarfile {debs}/{kernel_debs[-1]} | tar -x -C {x} --wildcards "./boot/vmlinuz-*"'
+                   ' "./lib/modules/*/kernel/fs/efivarfs/efivarfs.ko"', shell=True, check=True)
+    subprocess.run(['dpkg-deb', '-x', os.path.join(debs, busybox_debs[-1]), x], check=True)
+    vmlinuz = os.path.join(x, 'boot', sorted(os.listdir(os.path.join(x, 'boot')))[-1])
+    root = os.path.join(d, 'root')
+    for sub in ('bin', 'proc', 'sys', 'dev'):
+        os.makedirs(os.path.join(root, sub))
+    shutil.copy(os.path.join(x, 'bin/busybox'), os.path.join(root, 'bin/busybox'))
+    # Debian builds efivarfs as a module: the init loads it to read the variables.
+    modules = os.path.join(x, 'lib/modules')
+    kver = sorted(os.listdir(modules))[-1]
+    shutil.copy(os.path.join(modules, kver, 'kernel/fs/efivarfs/efivarfs.ko'), os.path.join(root, 'efivarfs.ko'))
+    efivar = 'sys/firmware/efi/efivars'
+    with open(os.path.join(root, 'init'), 'w') as f:
+        f.write(f"""#!/bin/busybox sh
+b=/bin/busybox
+$b mount -t proc proc /proc
+$b mount -t sysfs sysfs /sys
+$b insmod /efivarfs.ko
+$b mount -t efivarfs efivarfs /{efivar}
+v() {{ $b tail -c +5 /{efivar}/$1-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f 2>/dev/null | $b tr -d '\\000'; }}
+$b echo "URLBOOT-AA64: machine $($b uname -m); cmdline $($b cat /proc/cmdline)"
+$b echo "URLBOOT-AA64: LoaderInfo=$(v LoaderInfo); StubInfo=$(v StubInfo)"
+$b poweroff -f
+""")
+    os.chmod(os.path.join(root, 'init'), 0o755)
+    initrd = os.path.join(d, 'initrd.cpio')
+    subprocess.run(f'cd {root} && find . | cpio -o -H newc --quiet > {initrd}', shell=True, check=True)
+    uki = os.path.join(d, 'debian-arm64.efi')
+    cmdline = 'console=ttyAMA0 panic=-1 urlboot.aa64=1'
+    p = subprocess.run([os.path.join(build, 'src/bootctl/urlbootctl'), 'build-uki', '--linux=' + vmlinuz,
+                        '--initrd=' + initrd, '--cmdline=' + cmdline, '--stub=' + stub, '--output=' + uki],
+                       capture_output=True, text=True)
+    h = pe_header(uki) if p.returncode == 0 else None
+    checks.append((h is not None and h[0] == 0xaa64,
+                   f'urlbootctl build-uki made an arm64 UKI from urlboot-stubaa64.efi and {os.path.basename(vmlinuz)}'
+                   + ('' if p.returncode == 0 else ': ' + p.stderr.strip())))
+    if p.returncode != 0:
+        done()
+    text, seconds = boot({'EFI/BOOT/BOOTAA64.EFI': manager, 'EFI/Linux/debian-arm64.efi': uki}, 'StubInfo=')
+    lines = [l for l in text.splitlines() if l.startswith('URLBOOT-AA64:')]
+    booted = any('machine aarch64; cmdline ' + cmdline in l for l in lines)
+    checks.append((booted, f'the boot manager started the UKI from /EFI/Linux; Linux ran its init on aarch64 with the'
+                   f' UKI\'s command line ({seconds:.1f} s)' + ('' if booted else f'; serial: {serial_tail(text)!r}')))
+    variables = any('LoaderInfo=urlboot ' in l and 'StubInfo=urlboot-stub ' in l for l in lines)
+    checks.append((variables, f'the boot manager and the stub left LoaderInfo and StubInfo: {lines[-1:]!r}'))
+done()
