@@ -18,6 +18,7 @@
 #include "log.h"
 #include "loop-ref.h"
 #include "macro.h"
+#include "pe-image.h"
 #include "pe-sign.h"
 #include "pe-writer.h"
 #include "string-util.h"
@@ -357,6 +358,31 @@ static int inputs_load(const BuildUkiArgs *a, UkiInputs *in) {
         return load_initrds(a, &in->initrd);
 }
 
+static const char *machine_name(uint16_t machine) {
+        switch (machine) {
+        case 0x8664: return "x86-64";
+        case 0xaa64: return "arm64";
+        case 0x014c: return "x86 (32-bit)";
+        case 0x01c4: return "arm (32-bit)";
+        case 0x5064: return "riscv64";
+        default: return "an unknown machine";
+        }
+}
+
+/* The stub starts the kernel with LoadImage(): both must be built for the same machine. (A stub that is no
+ * PE image is refused when the sections are appended; a kernel that is none, by the firmware at boot.) */
+static int check_machines(const BuildUkiArgs *a, const UkiInputs *in) {
+        PeHeaders stub, kernel;
+
+        if (pe_parse_headers(in->stub.data, in->stub.size, &stub) < 0 ||
+            pe_parse_headers(in->linux_image.data, in->linux_image.size, &kernel) < 0 || kernel.machine == stub.machine)
+                return 0;
+        return log_error_errno(EINVAL, "The stub %s is for %s (machine 0x%04x) but the kernel %s is for %s (machine "
+                               "0x%04x): give --stub= the stub built for the kernel's architecture.", a->stub,
+                               machine_name(stub.machine), stub.machine, a->linux_path, machine_name(kernel.machine),
+                               kernel.machine);
+}
+
 static void inputs_free(UkiInputs *in) {
         free(in->stub.data);
         free(in->linux_image.data);
@@ -412,6 +438,8 @@ int verb_build_uki(int argc, char *argv[], const void *data) {
         if (r != 0)
                 return r < 0 ? r : 0;
         r = inputs_load(&args, &in);
+        if (r >= 0)
+                r = check_machines(&args, &in);
         if (r >= 0) {
                 r = pe_append_sections(in.stub.data, in.stub.size, sections, uki_sections(&args, &in, sections), &uki,
                                        &uki_size, error, sizeof error);

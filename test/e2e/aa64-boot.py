@@ -3,8 +3,9 @@
 compiler and gnu-efi:arm64 (tools/cross/aarch64-linux-gnu.ini), both PE32+ images for AArch64 (machine
 0xAA64, EFI application); AAVMF in qemu-system-aarch64 (TCG) starts the boot manager from an ESP (alone:
 it says it has no entries); then an arm64 UKI made by urlbootctl build-uki from the arm64 stub, Debian's
-arm64 kernel and a busybox initrd, found by the boot manager in /EFI/Linux: Linux runs its init on
-aarch64 with the UKI's command line, and both programs left their EFI variables (LoaderInfo, StubInfo).
+arm64 kernel and a busybox initrd (the x86-64 stub with that kernel is refused), found by the boot
+manager in /EFI/Linux: Linux runs its init on aarch64 with the UKI's command line, and both programs
+left their EFI variables (LoaderInfo, StubInfo).
 Skips, saying why, without the cross tools or the archive. Run it under flock /tmp/urlboot-qemu.lock
 (it boots QEMU). TAP.
 
@@ -175,6 +176,14 @@ $b poweroff -f
                    + ('' if p.returncode == 0 else ': ' + p.stderr.strip())))
     if p.returncode != 0:
         done()
+    # The x86-64 stub with the arm64 kernel: refused, one line naming both machines, nothing written.
+    mixed = os.path.join(d, 'mixed.efi')
+    p = subprocess.run([os.path.join(build, 'src/bootctl/urlbootctl'), 'build-uki', '--linux=' + vmlinuz,
+                        '--initrd=' + initrd, '--stub=' + os.path.join(build, 'src/boot/urlboot-stubx64.efi'),
+                        '--output=' + mixed], capture_output=True, text=True)
+    said = p.stderr.strip()
+    checks.append((p.returncode == 1 and len(said.splitlines()) == 1 and 'x86-64' in said and 'arm64' in said
+                   and not os.path.exists(mixed), f'build-uki refuses the x86-64 stub with the arm64 kernel: {said!r}'))
     text, seconds = boot({'EFI/BOOT/BOOTAA64.EFI': manager, 'EFI/Linux/debian-arm64.efi': uki}, 'StubInfo=')
     lines = [l for l in text.splitlines() if l.startswith('URLBOOT-AA64:')]
     booted = any('machine aarch64; cmdline ' + cmdline in l for l in lines)
