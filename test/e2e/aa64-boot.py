@@ -6,10 +6,12 @@ it says it has no entries); then an arm64 UKI made by urlbootctl build-uki from 
 arm64 kernel and a busybox initrd (the x86-64 stub with that kernel is refused), found by the boot
 manager in /EFI/Linux: Linux runs its init on aarch64 with the UKI's command line, and both programs
 left their EFI variables (LoaderInfo, StubInfo).
-Skips, saying why, without the cross tools or the archive. Run it under flock /tmp/urlboot-qemu.lock
-(it boots QEMU). TAP.
+Then the same from HTTP: AAVMF's HTTP boot fetches the boot manager, whose SMBIOS uki-url entry fetches
+the UKI; both network boot URLs end up in the EFI variables. Skips, saying why, without the cross tools
+or the archive. Run it in a private network namespace (it serves on 127.0.0.1:8080) under
+flock /tmp/urlboot-qemu.lock (it boots QEMU). TAP.
 
-  aa64-boot.py BUILDDIR SRCDIR
+  test/netns-run.sh aa64-boot.py BUILDDIR SRCDIR
 """
 import os
 import shutil
@@ -78,20 +80,29 @@ for path in (manager, stub):
                    f'{os.path.basename(path)}: PE32+, machine 0xAA64, EFI application (machine, subsystem, headers: '
                    f'{tuple(hex(x) for x in h) if h else None})'))
 
-def boot(esp_files, until, limit=300):
-    """Boots AAVMF with an ESP (QEMU's FAT view of a directory) holding esp_files {path: source};
-    @return the serial output once it holds until (or at the limit, or when QEMU ends), the seconds."""
+def boot(esp_files, until, limit=300, bootfile=None, smbios=None):
+    """Boots AAVMF with an ESP (QEMU's FAT view of a directory) holding esp_files {path: source}, or with
+    bootfile: from HTTP (QEMU's DHCP names the URL; the caller serves it on 10.0.2.2, the host's 127.0.0.1)
+    with an SMBIOS type 11 string; @return the serial output once it holds until (or at the limit, or
+    when QEMU ends), the seconds."""
     with tempfile.TemporaryDirectory() as d:
         for path, source in esp_files.items():
             os.makedirs(os.path.dirname(os.path.join(d, 'esp', path)), exist_ok=True)
             shutil.copy(source, os.path.join(d, 'esp', path))
         shutil.copy(AAVMF_VARS, os.path.join(d, 'vars.fd'))
         log = os.path.join(d, 'serial.log')
-        cmd = ['unshare', '-n', 'qemu-system-aarch64', '-machine', 'virt', '-cpu', 'cortex-a57', '-m', '1024',
-               '-accel', 'tcg', '-display', 'none', '-serial', 'file:' + log, '-monitor', 'none', '-nic', 'none',
+        cmd = ['qemu-system-aarch64', '-machine', 'virt', '-cpu', 'cortex-a57', '-m', '1024',
+               '-accel', 'tcg', '-display', 'none', '-serial', 'file:' + log, '-monitor', 'none',
                '-drive', f'if=pflash,format=raw,readonly=on,file={AAVMF_CODE}',
-               '-drive', f'if=pflash,format=raw,file={os.path.join(d, "vars.fd")}',
-               '-drive', f'file=fat:rw:{os.path.join(d, "esp")},format=raw,if=virtio']
+               '-drive', f'if=pflash,format=raw,file={os.path.join(d, "vars.fd")}']
+        if bootfile:
+            # HTTP boot only: no PXE attempts first
+            cmd += ['-netdev', f'user,id=n0,ipv6=off,bootfile={bootfile}', '-device', 'virtio-net-pci,netdev=n0,romfile=',
+                    '-fw_cfg', 'name=opt/org.tianocore/IPv4PXESupport,string=no',
+                    '-fw_cfg', 'name=opt/org.tianocore/IPv6Support,string=no',
+                    '-smbios', f'type=11,value={smbios}']
+        else:
+            cmd = ['unshare', '-n'] + cmd + ['-nic', 'none', '-drive', f'file=fat:rw:{os.path.join(d, "esp")},format=raw,if=virtio']
         start = time.monotonic()
         q = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         text = ''
@@ -160,6 +171,7 @@ $b mount -t efivarfs efivarfs /{efivar}
 v() {{ $b tail -c +5 /{efivar}/$1-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f 2>/dev/null | $b tr -d '\\000'; }}
 $b echo "URLBOOT-AA64: machine $($b uname -m); cmdline $($b cat /proc/cmdline)"
 $b echo "URLBOOT-AA64: LoaderInfo=$(v LoaderInfo); StubInfo=$(v StubInfo)"
+$b echo "URLBOOT-AA64: LoaderDeviceURL=$(v LoaderDeviceURL); StubDeviceURL=$(v StubDeviceURL)"
 $b poweroff -f
 """)
     os.chmod(os.path.join(root, 'init'), 0o755)
@@ -184,11 +196,41 @@ $b poweroff -f
     said = p.stderr.strip()
     checks.append((p.returncode == 1 and len(said.splitlines()) == 1 and 'x86-64' in said and 'arm64' in said
                    and not os.path.exists(mixed), f'build-uki refuses the x86-64 stub with the arm64 kernel: {said!r}'))
-    text, seconds = boot({'EFI/BOOT/BOOTAA64.EFI': manager, 'EFI/Linux/debian-arm64.efi': uki}, 'StubInfo=')
+    text, seconds = boot({'EFI/BOOT/BOOTAA64.EFI': manager, 'EFI/Linux/debian-arm64.efi': uki}, 'DeviceURL=')
     lines = [l for l in text.splitlines() if l.startswith('URLBOOT-AA64:')]
     booted = any('machine aarch64; cmdline ' + cmdline in l for l in lines)
     checks.append((booted, f'the boot manager started the UKI from /EFI/Linux; Linux ran its init on aarch64 with the'
                    f' UKI\'s command line ({seconds:.1f} s)' + ('' if booted else f'; serial: {serial_tail(text)!r}')))
     variables = any('LoaderInfo=urlboot ' in l and 'StubInfo=urlboot-stub ' in l for l in lines)
-    checks.append((variables, f'the boot manager and the stub left LoaderInfo and StubInfo: {lines[-1:]!r}'))
+    checks.append((variables, f'the boot manager and the stub left LoaderInfo and StubInfo: {lines[-2:-1]!r}'))
+
+    # From HTTP: the firmware's HTTP boot fetches the boot manager; its only entry, an SMBIOS type 11
+    # string, is "uki-url :debian-arm64.efi" (next to itself); the stub boots what it fetched.
+    srv = os.path.join(d, 'srv')
+    os.makedirs(srv)
+    shutil.copy(manager, os.path.join(srv, 'urlbootaa64.efi'))
+    shutil.copy(uki, os.path.join(srv, 'debian-arm64.efi'))
+    port_file = os.path.join(d, 'port')
+    server = subprocess.Popen([sys.executable, os.path.join(src, 'test/http/server.py'), '--root', srv, '--port', '8080',
+                               '--port-file', port_file], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        if os.path.exists(port_file):
+            break
+        time.sleep(0.1)
+    entry = 'io.systemd.boot.entries-extra:arm64.conf=title urlboot arm64\nuki-url :debian-arm64.efi\n'
+    try:
+        text, seconds = boot({}, 'DeviceURL=', limit=600, bootfile='http://10.0.2.2:8080/urlbootaa64.efi', smbios=entry)
+    finally:
+        server.kill()
+        server.wait()
+    lines = [l for l in text.splitlines() if l.startswith('URLBOOT-AA64:')]
+    started = 'urlboot boot manager' in text and 'started over the network' in text
+    checks.append((started, 'AAVMF HTTP-booted urlbootaa64.efi from http://10.0.2.2:8080/ (the firmware\'s HTTP boot)'
+                   + ('' if started else f'; serial: {serial_tail(text)!r}')))
+    booted = any('machine aarch64; cmdline ' + cmdline in l for l in lines)
+    checks.append((booted, f'its uki-url entry fetched the arm64 UKI over HTTP and Linux ran ({seconds:.1f} s from power-on)'
+                   + ('' if booted else f'; serial: {serial_tail(text)!r}')))
+    urls = next((l for l in lines if 'LoaderDeviceURL=' in l), '')
+    want = ('LoaderDeviceURL=http://10.0.2.2:8080/urlbootaa64.efi', 'StubDeviceURL=http://10.0.2.2:8080/debian-arm64.efi')
+    checks.append((all(w in urls for w in want), f'both network boot URLs recorded (as urlbootctl status reads them): {urls!r}'))
 done()
