@@ -22,6 +22,7 @@
 
 #include "fileio.h"
 #include "loop-device.h"
+#include "udev-rescan.h"
 #include "macro.h"
 #include "string-util.h"
 
@@ -393,6 +394,7 @@ int loop_attach(const char *file, const LoopAttachOptions *o, char **ret_device,
                 }
                 if (ret_read_only)
                         *ret_read_only = read_only;
+                close_without_rescan(&loop_fd, device);
                 return 0;
         }
         return r;
