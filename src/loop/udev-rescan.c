@@ -59,7 +59,17 @@ static void wait_for_change(int sock, const char *name) {
 
                 if (poll(&p, 1, (int) left) <= 0)
                         return;
-                while ((n = recv(sock, msg, sizeof msg - 1, 0)) > 0) {
+                for (;;) {
+                        struct sockaddr_nl from = {};
+                        socklen_t from_len = sizeof from;
+
+                        n = recvfrom(sock, msg, sizeof msg - 1, 0, (struct sockaddr *) &from, &from_len);
+                        if (n <= 0)
+                                break;
+                        /* Only the kernel's own messages (port 0) count: udevd writes its change to sysfs,
+                         * and the kernel sends it; nothing another process sends ends the wait. */
+                        if (from_len != sizeof from || from.nl_pid != 0)
+                                continue;
                         msg[n] = 0;
                         if (is_disk_change(msg, (size_t) n, name))
                                 return;
