@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "command-table.h"
 #include "exit-status.h"
 #include "json-format.h"
 #include "pager.h"
@@ -35,36 +36,56 @@ typedef struct Verb {
         int (*run)(int argc, char *argv[], const void *data);
         const void *data;       /* handed to run(): one function can serve several rows */
         bool pager;             /* prints data: through a pager on a terminal (unless --no-pager) */
+        const CommandTable *table;      /* its options and arguments (NULL: the same as the row before) */
 } Verb;
 
 static int verb_help(int argc, char *argv[], const void *data);
 
+/* The options every verb takes, handled here before the verb sees its arguments. */
+static const OptionRow urlbootctl_options[] = {
+        OPTION_ROW_HELP,
+        OPTION_ROW_VERSION(0x100),
+        { "no-pager", 0, 0x101, OPTION_SWITCH, NULL, "do not pipe long output into a pager", NULL },
+        { "json", 0, 0x102, OPTION_REQUIRED, "pretty|short|off",
+          "JSON output of the commands that print data (--json: short)", NULL },
+};
+
+static const CommandTable urlbootctl_table = {
+        .name = "urlbootctl",
+        .arguments = "[COMMAND]",
+        .options = urlbootctl_options,
+        .n_options = ELEMENTSOF(urlbootctl_options),
+        .max_arguments = ARGUMENTS_ANY,
+        .complete_arguments = "verbs",
+};
+
 static const Verb verbs[] = {
-        { "status", "status", "firmware, boot loader and stub as they reported (incl. network boot URLs)", verb_status, NULL, true },
-        { "list", "list", "the entries the boot manager would show, in its order", verb_list, NULL, true },
-        { "build-uki", "build-uki", "assemble a unified kernel image from the urlboot stub and its parts", verb_build_uki, NULL, false },
+        { "status", "status", "firmware, boot loader and stub as they reported (incl. network boot URLs)", verb_status, NULL, true, NULL },
+        { "list", "list", "the entries the boot manager would show, in its order", verb_list, NULL, true,
+          &verb_list_table },
+        { "build-uki", "build-uki", "assemble a unified kernel image from the urlboot stub and its parts", verb_build_uki, NULL, false, NULL },
         { "build-manager", "build-manager", "build menu entries and loader.conf into the boot manager",
-          verb_build_manager, NULL, false },
-        { "measure", "measure [UKI]", "predict the TPM PCRs (11, 12, 13) a boot of the UKI ends with", verb_measure, NULL, true },
+          verb_build_manager, NULL, false, NULL },
+        { "measure", "measure [UKI]", "predict the TPM PCRs (11, 12, 13) a boot of the UKI ends with", verb_measure, NULL, true, NULL },
         { "event-log", "event-log", "replay the firmware's TPM event log and check it against the PCRs",
-          verb_event_log, NULL, true },
+          verb_event_log, NULL, true, NULL },
         { "random-seed", "random-seed", "set LoaderSystemToken (and the ESP's random seed) for the kernel's seed",
-          verb_random_seed, NULL, false },
+          verb_random_seed, NULL, false, NULL },
         { "set-default", "set-default, set-oneshot, set-timeout, set-timeout-oneshot",
           "the boot manager's default entry and menu timeout (always or next boot)", verb_set_loader_variable,
-          &loader_variable_default, false },
-        { "set-oneshot", NULL, NULL, verb_set_loader_variable, &loader_variable_oneshot, false },
-        { "set-timeout", NULL, NULL, verb_set_loader_variable, &loader_variable_timeout, false },
-        { "set-timeout-oneshot", NULL, NULL, verb_set_loader_variable, &loader_variable_timeout_oneshot, false },
-        { "add-uri", "add-uri URL", "register a boot entry (Boot####) that HTTP-boots URL", verb_add_uri, NULL, false },
-        { "remove-uri", "remove-uri URL|NNNN", "remove such entries", verb_remove_uri, NULL, false },
+          &loader_variable_default, false, NULL },
+        { "set-oneshot", NULL, NULL, verb_set_loader_variable, &loader_variable_oneshot, false, NULL },
+        { "set-timeout", NULL, NULL, verb_set_loader_variable, &loader_variable_timeout, false, NULL },
+        { "set-timeout-oneshot", NULL, NULL, verb_set_loader_variable, &loader_variable_timeout_oneshot, false, NULL },
+        { "add-uri", "add-uri URL", "register a boot entry (Boot####) that HTTP-boots URL", verb_add_uri, NULL, false, NULL },
+        { "remove-uri", "remove-uri URL|NNNN", "remove such entries", verb_remove_uri, NULL, false, NULL },
         { "enroll-mok", "enroll-mok CERT... --vars-file=FILE", "trust a key through shim in a VM's variable store (MokList)",
-          verb_enroll_mok, NULL, false },
+          verb_enroll_mok, NULL, false, NULL },
         { "tls-ca", "tls-ca CERT...", "the firmware's HTTPS CA list: a VM's variable store, QEMU's fw_cfg file",
-          verb_tls_ca, NULL, false },
+          verb_tls_ca, NULL, false, NULL },
         { "rollout", "rollout [show|bless|reset ID|reset-generation|is-trial]",
-          "a rollout's versions: their state, blessing this boot", verb_rollout, NULL, true },
-        { "help", "help", "this help", verb_help, NULL, true },
+          "a rollout's versions: their state, blessing this boot", verb_rollout, NULL, true, NULL },
+        { "help", "help", "this help", verb_help, NULL, true, NULL },
 };
 
 static const Verb *verb_find(const char *name) {
@@ -87,13 +108,8 @@ static void help(void) {
                 else
                         printf("  %s\n                %s\n", v->synopsis, v->summary);
         }
-        printf("\n"
-               "Run 'urlbootctl COMMAND --help' for a command's options.\n"
-               "  -h --help     this help\n"
-               "     --version  print the version\n"
-               "     --no-pager  do not pipe long output into a pager\n"
-               "     --json=pretty|short|off\n"
-               "                JSON output of the commands that print data (--json: short)\n");
+        printf("\nOptions (run 'urlbootctl COMMAND --help' for a command's own):\n");
+        command_table_help_options(&urlbootctl_table, stdout);
 }
 
 static int verb_help(int argc, char *argv[], const void *data) {
@@ -160,6 +176,18 @@ static void unknown_verb(const char *name) {
                 log_error("Unknown command verb '%s' (see --help).", name);
 }
 
+/* --dump-table: urlbootctl's own options, then each verb's. */
+static bool dump_tables(int argc, char *argv[]) {
+        const CommandTable *tables[ELEMENTSOF(verbs) + 1];
+        size_t n = 0;
+
+        tables[n++] = &urlbootctl_table;
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (verbs[i].table && verbs[i].table != tables[n - 1])
+                        tables[n++] = verbs[i].table;
+        return command_table_dump_requested(argc, argv, tables, n);
+}
+
 int main(int argc, char *argv[]) {
         static char *status_argv[] = { (char *) "status", NULL };
         JsonFormat json = JSON_FORMAT_OFF;
@@ -168,6 +196,8 @@ int main(int argc, char *argv[]) {
         int r;
 
         log_set_program("urlbootctl");
+        if (dump_tables(argc, argv))
+                return EXIT_SUCCESS;
         /* as bootctl: no verb is "status" */
         if (argc < 2 || (argv[1][0] == '-' && !streq(argv[1], "-h") && !streq(argv[1], "--help") &&
                          !streq(argv[1], "--version"))) {

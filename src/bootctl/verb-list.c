@@ -12,7 +12,6 @@
 #include <assert.h>
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -362,40 +361,53 @@ static bool is_directory(const char *path) {
         return S_ISDIR(st.st_mode);
 }
 
+enum { ARG_JSON = 0x100, ARG_ESP, ARG_BOOT };
+
+static const OptionRow list_options[] = {
+        OPTION_ROW_HELP,
+        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "print the entries as JSON", NULL },
+        { "esp-path", 0, ARG_ESP, OPTION_REQUIRED, "DIR", "where the ESP is mounted", "dir" },
+        { "esp", 0, ARG_ESP, OPTION_REQUIRED, "DIR", NULL, "dir" },
+        { "boot-path", 0, ARG_BOOT, OPTION_REQUIRED, "DIR", "where the XBOOTLDR partition is mounted", "dir" },
+};
+
+const CommandTable verb_list_table = {
+        .name = "urlbootctl list",
+        .summary = "The entries urlboot's boot manager would show, in its order: Type #1 files and\n"
+                   "Type #2 UKIs from the ESP (default: /efi, /boot/efi or /boot) and the XBOOTLDR\n"
+                   "partition (default: /boot, when it is not the ESP), and SMBIOS type 11 entries;\n"
+                   "the default (LoaderEntryOneShot, LoaderEntryDefault, loader.conf) and the titles\n"
+                   "made unique as in the menu. Relative uki-url entries are resolved against\n"
+                   "LoaderDeviceURL.",
+        .options = list_options,
+        .n_options = ELEMENTSOF(list_options),
+};
+
 int verb_list(int argc, char *argv[], const void *data) {
-        static const struct option options[] = {
-                { "json", no_argument, NULL, 'j' },
-                { "esp-path", required_argument, NULL, 'e' },
-                { "esp", required_argument, NULL, 'e' },
-                { "boot-path", required_argument, NULL, 'b' },
-                { "help", no_argument, NULL, 'h' },
-                {},
-        };
         const char *esp = NULL, *xbootldr = NULL;
         Pointers ptr = {};
+        OptionParser p;
         bool json = false;
+        char **args;
+        int nargs;
         List *l;
         int c, r;
 
         assert(argv);
 
-        optind = 0;
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+        if (option_parser_init(&p, &verb_list_table, argc, argv) < 0)
+                return log_oom();
+        while ((c = option_next(&p)) > 0)
                 switch (c) {
-                case 'j': json = true; break;
-                case 'e': esp = optarg; break;
-                case 'b': xbootldr = optarg; break;
-                case 'h':
-                        printf("Usage: urlbootctl list [--json] [--esp-path=DIR] [--boot-path=DIR]\n\n"
-                               "The entries urlboot's boot manager would show, in its order: Type #1 files and\n"
-                               "Type #2 UKIs from the ESP (default: /efi, /boot/efi or /boot) and the XBOOTLDR\n"
-                               "partition (default: /boot, when it is not the ESP), and SMBIOS type 11 entries;\n"
-                               "the default (LoaderEntryOneShot, LoaderEntryDefault, loader.conf) and the titles\n"
-                               "made unique as in the menu. Relative uki-url entries are resolved against\n"
-                               "LoaderDeviceURL.\n");
-                        return 0;
-                default: return -EUSAGE;
+                case 'h': option_parser_done(&p); return command_table_help(&verb_list_table, stdout);
+                case ARG_JSON: json = true; break;
+                case ARG_ESP: esp = p.argument; break;
+                case ARG_BOOT: xbootldr = p.argument; break;
                 }
+        r = c < 0 ? c : option_parser_arguments(&p, &nargs, &args);
+        option_parser_done(&p);
+        if (r < 0)
+                return r;
         /* as bootctl: a path given must be there (else the list is silently empty) */
         if (esp && !is_directory(esp))
                 return log_error_errno(errno ?: ENOTDIR, "--esp-path=%s: %m; give the directory the ESP is mounted on.",

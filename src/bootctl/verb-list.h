@@ -5,4 +5,8 @@
  */
 #pragma once
 
+#include "command-table.h"
+
+extern const CommandTable verb_list_table;
+
 int verb_list(int argc, char *argv[], const void *data);

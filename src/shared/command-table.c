@@ -70,6 +70,15 @@ static const char *option_as_typed(const OptionParser *p) {
         return "?";
 }
 
+/* How messages name the command: a verb as "VERB: " (the log line starts with the program's name), a
+ * command with no verbs not at all. */
+static const char *verb_prefix(const CommandTable *t, char buf[static 64]) {
+        const char *space = strchr(t->name, ' ');
+
+        snprintf(buf, 64, "%s%s", space ? space + 1 : "", space ? ": " : "");
+        return buf;
+}
+
 /* "NAME=VALUE" names a long option of the table */
 static bool table_has_long(const CommandTable *t, const char *name_value) {
         size_t n = strcspn(name_value, "=");
@@ -82,6 +91,7 @@ static bool table_has_long(const CommandTable *t, const char *name_value) {
 }
 
 int option_next(OptionParser *p) {
+        char prefix[64];
         int c;
 
         assert(p);
@@ -97,24 +107,25 @@ int option_next(OptionParser *p) {
         }
         if (c == ':') {
                 if (optopt && optopt < 0x80 && !strchr("?:", optopt))
-                        return log_usage_error("%s: option -%c needs a value (see --help).", p->table->name, optopt);
-                return log_usage_error("%s: option %s needs a value (see --help).", p->table->name, option_as_typed(p));
+                        return log_usage_error("%soption -%c needs a value (see --help).", verb_prefix(p->table, prefix), optopt);
+                return log_usage_error("%soption %s needs a value (see --help).", verb_prefix(p->table, prefix), option_as_typed(p));
         }
         if (c == '?') {
                 const char *typed = option_as_typed(p);
 
                 if (startswith(typed, "--") && strchr(typed, '=') && table_has_long(p->table, typed + 2))
-                        return log_usage_error("%s: option %.*s takes no value (see --help).",
-                                               p->table->name, (int) strcspn(typed, "="), typed);
+                        return log_usage_error("%soption %.*s takes no value (see --help).",
+                                               verb_prefix(p->table, prefix), (int) strcspn(typed, "="), typed);
                 if (optopt && optopt < 0x80)
-                        return log_usage_error("%s: unknown option -%c (see --help).", p->table->name, optopt);
-                return log_usage_error("%s: unknown option %s (see --help).", p->table->name, option_as_typed(p));
+                        return log_usage_error("%sunknown option -%c (see --help).", verb_prefix(p->table, prefix), optopt);
+                return log_usage_error("%sunknown option %s (see --help).", verb_prefix(p->table, prefix), option_as_typed(p));
         }
         p->argument = optarg;
         return c;
 }
 
 int option_parser_arguments(OptionParser *p, int *ret_argc, char ***ret_argv) {
+        char prefix[64];
         unsigned n;
 
         assert(p);
@@ -123,13 +134,12 @@ int option_parser_arguments(OptionParser *p, int *ret_argc, char ***ret_argv) {
 
         n = optind < p->argc ? (unsigned) (p->argc - optind) : 0;
         if (n < p->table->min_arguments)
-                return log_usage_error("%s: too few arguments (%u, it takes %s%u; see --help).", p->table->name, n,
-                                       p->table->max_arguments > p->table->min_arguments ? "at least " : "",
-                                       p->table->min_arguments);
+                return log_usage_error("%stoo few arguments (%u given; see --help).", verb_prefix(p->table, prefix), n);
         if (p->table->max_arguments != ARGUMENTS_ANY && n > p->table->max_arguments)
-                return log_usage_error("%s: too many arguments (%u, it takes %s%u; see --help).", p->table->name, n,
-                                       p->table->max_arguments > p->table->min_arguments ? "at most " : "",
-                                       p->table->max_arguments);
+                return log_usage_error("%stoo many arguments (%u given, it takes %s; see --help).",
+                                       verb_prefix(p->table, prefix), n,
+                                       p->table->max_arguments == 0 ? "none" : p->table->max_arguments == 1 ? "one" :
+                                       "fewer");
         *ret_argc = (int) n;
         *ret_argv = p->argv + (p->argc - (int) n);
         return 0;
