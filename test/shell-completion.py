@@ -16,7 +16,7 @@ import sys
 import tempfile
 
 BASH_COMPLETION = '/usr/share/bash-completion/bash_completion'
-build = sys.argv[1]
+build = os.path.abspath(sys.argv[1])
 commands = dict(a.split('=', 1) for a in sys.argv[2:])
 checks = []
 

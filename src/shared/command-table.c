@@ -242,8 +242,8 @@ void command_table_dump(const CommandTable *table, FILE *f) {
                 json_write_string(f, argument_names[o->argument]);
                 json_write_key(f, "metavar", false);
                 json_write_string(f, o->metavar);
-                json_write_key(f, "listed", false);
-                fputs(o->help ? "true" : "false", f);
+                json_write_key(f, "help", false);
+                json_write_string(f, o->help);
                 json_write_key(f, "complete", false);
                 dump_completion(f, o->complete, o->metavar);
                 fputc('}', f);

@@ -78,7 +78,7 @@ int command_table_help(const CommandTable *table, FILE *f);
 /** The option rows alone, as command_table_help() lists them (for a help text put together elsewhere). */
 void command_table_help_options(const CommandTable *table, FILE *f);
 
-/** One line of JSON describing the table (name, arguments, each option and its completion). */
+/** One line of JSON describing the table (name, arguments, each option, its help (null: an alias) and completion). */
 void command_table_dump(const CommandTable *table, FILE *f);
 
 /** "--dump-table" as the first argument: dumps the tables (a command with verbs dumps every verb's) and returns true. */

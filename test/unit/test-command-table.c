@@ -134,10 +134,10 @@ TEST(dump_names_every_row_and_its_completion) {
         ASSERT_TRUE(strstr(text, "{\"name\":\"tool verb\",\"arguments\":\"URL [NAME]\",\"minArguments\":1,"
                                  "\"maxArguments\":2,"));
         ASSERT_TRUE(strstr(text, "{\"name\":\"esp\",\"short\":null,\"argument\":\"required\",\"metavar\":\"DIR\","
-                                 "\"listed\":false,\"complete\":\"dir\"}"));
+                                 "\"help\":null,\"complete\":\"dir\"}"));
         ASSERT_TRUE(strstr(text, "\"complete\":\"words:pretty short off\"}"));
         ASSERT_TRUE(strstr(text, "{\"name\":null,\"short\":\"o\",\"argument\":\"required\",\"metavar\":\"FILE\","
-                                 "\"listed\":true,\"complete\":\"file:efi\"}"));
+                                 "\"help\":\"write to FILE\",\"complete\":\"file:efi\"}"));
         ASSERT_TRUE(text[strlen(text) - 1] == '\n' && !strchr(text, '\n')[1]);
         free(text);
 }
