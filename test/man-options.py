@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Every option a command's --help names has an entry in the OPTIONS section of its man page (urlbootctl:
-its global options there, each verb's options, from the verb's --help, with the verb), so the page and the
-program cannot drift apart. Generators take no options: their page must exist (TAP).
+"""Every option a command's tables list (`COMMAND --dump-table`, src/shared/command-table.h; --help for a
+command without tables) has an entry in the OPTIONS section of its man page (a command with verbs: its own
+options there, each verb's options named in the page with the verb), so the page and the program cannot drift
+apart. Generators take no options: their page must exist (TAP).
 
   man-options.py BUILDDIR SRCDIR
 """
+import json
 import os
 import re
 import subprocess
@@ -45,6 +47,19 @@ def help_options(argv, option_lines_only=False):
     return set(OPTION.findall('\n'.join(lines)))
 
 
+def table_options(argv):
+    """The listed long options of the command's own table and of its verbs' tables, or None without tables."""
+    p = subprocess.run(argv + ['--dump-table'], capture_output=True, text=True, timeout=30)
+    if p.returncode != 0 or not p.stdout.startswith('{'):
+        return None
+    own, verbs = set(), set()
+    for line in p.stdout.splitlines():
+        t = json.loads(line)
+        names = {'--' + o['name'] for o in t['options'] if o['name'] and o['help'] is not None}
+        (verbs if ' ' in t['name'] else own).update(names)
+    return own, verbs - own - {'--help'}
+
+
 def commands():
     for base, dirs, files in os.walk(os.path.join(build, 'src')):
         for name in sorted(files):
@@ -65,7 +80,8 @@ for name, path, pages in sorted(commands()):
     if name.endswith('-generator'):
         checks.append((True, f'{name}: {page} (a generator takes no options)'))
         continue
-    opts = help_options([path], option_lines_only=name == 'urlbootctl')
+    tables = table_options([path])
+    opts = tables[0] if tables else help_options([path], option_lines_only=name == 'urlbootctl')
     if opts is None:
         checks.append((False, f'{name} --help fails'))
         continue
@@ -75,8 +91,12 @@ for name, path, pages in sorted(commands()):
                    f'{name}: every option of --help has an entry in OPTIONS of {page} ({len(opts)})'
                    + (f'; missing: {" ".join(missing)}' if missing else '')
                    + ('; no OPTIONS section' if entries is None and opts else '')))
-    # urlbootctl: each verb has options of its own, described with the verb in the same page.
-    if name == 'urlbootctl':
+    # a command with verbs: each verb's options are described with the verb in the same page.
+    if tables and tables[1]:
+        missing = sorted(o for o in tables[1] if not re.search(re.escape(o) + r'(?![\w-])', text))
+        checks.append((not missing, f'{name}: {page} names every option of every verb ({len(tables[1])})'
+                       + (f'; missing: {" ".join(missing)}' if missing else '')))
+    elif name == 'urlbootctl':
         verbs = subprocess.run([path, 'help'], capture_output=True, text=True).stdout
         verb_opts = set()
         for verb in sorted(set(re.findall(r'^  ([a-z][a-z0-9-]+)', verbs, re.M))):
