@@ -4,12 +4,12 @@
  * urlboot-boot-nic: in the initrd, make network-online mean "the NIC the firmware booted from is".
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "boot-nic.h"
+#include "command-table.h"
 #include "device-path.h"
 #include "efivars.h"
 #include "exit-status.h"
@@ -26,51 +26,52 @@ typedef struct Args {
         bool json;
 } Args;
 
-static void help(void) {
-        printf("Usage: urlboot-boot-nic [--network-dir=DIR] [--template=FILE]\n"
-               "       urlboot-boot-nic --print [--json]\n"
-               "\n"
-               "Finds the NIC the firmware booted from (the MAC address in the device path of the\n"
-               "boot option BootCurrent names) and writes networkd configuration that waits for that\n"
-               "link alone to be online; other Ethernet links are configured but not waited for.\n"
-               "Without a network boot option it writes nothing: every link counts, as before.\n"
-               "\n"
-               "  --network-dir=DIR    where to write the .network files (default %s)\n"
-               "  --template=FILE      the .network file whose settings the boot NIC gets\n"
-               "                       (default %s)\n"
-               "  --print              print the boot NIC's address instead (exit 1 when there is none)\n"
-               "  --json               with --print: {\"mac\": ..., \"bootOption\": ...}\n"
-               "  -h --help            this help\n"
-               "     --version         print the version\n",
-               DEFAULT_NETWORK_DIR, DEFAULT_TEMPLATE);
-}
+enum { ARG_VERSION = 0x100, ARG_NETWORK_DIR, ARG_TEMPLATE, ARG_PRINT, ARG_JSON };
+
+static const OptionRow options[] = {
+        OPTION_ROW_HELP,
+        OPTION_ROW_VERSION(ARG_VERSION),
+        { "network-dir", 0, ARG_NETWORK_DIR, OPTION_REQUIRED, "DIR",
+          "where to write the .network files (default " DEFAULT_NETWORK_DIR ")", "dir" },
+        { "template", 0, ARG_TEMPLATE, OPTION_REQUIRED, "FILE",
+          "the .network file whose settings the boot NIC gets\n(default " DEFAULT_TEMPLATE ")", "file:network" },
+        { "print", 0, ARG_PRINT, OPTION_SWITCH, NULL,
+          "print the boot NIC's address instead (exit 1 when there is none)", NULL },
+        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "with --print: {\"mac\": ..., \"bootOption\": ...}", NULL },
+};
+
+static const CommandTable table = {
+        .name = "urlboot-boot-nic",
+        .summary = "Finds the NIC the firmware booted from (the MAC address in the device path of the\n"
+                   "boot option BootCurrent names) and writes networkd configuration that waits for that\n"
+                   "link alone to be online; other Ethernet links are configured but not waited for.\n"
+                   "Without a network boot option it writes nothing: every link counts, as before.\n"
+                   "With --print [--json] it prints the boot NIC's address instead.",
+        .options = options,
+        .n_options = ELEMENTSOF(options),
+};
 
 static int parse_args(int argc, char *argv[], Args *a) {
-        enum { ARG_VERSION = 0x100, ARG_NETWORK_DIR, ARG_TEMPLATE, ARG_PRINT, ARG_JSON };
-        static const struct option options[] = {
-                { "help", no_argument, NULL, 'h' },
-                { "version", no_argument, NULL, ARG_VERSION },
-                { "network-dir", required_argument, NULL, ARG_NETWORK_DIR },
-                { "template", required_argument, NULL, ARG_TEMPLATE },
-                { "print", no_argument, NULL, ARG_PRINT },
-                { "json", no_argument, NULL, ARG_JSON },
-                {}
-        };
-        int c;
+        OptionParser p;
+        char **args;
+        int nargs, c = 0, r = 1;
 
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+        if (option_parser_init(&p, &table, argc, argv) < 0)
+                return log_oom();
+        while (r > 0 && (c = option_next(&p)) > 0)
                 switch (c) {
                 case 'h':
-                        help();
-                        return 0;
+                        r = command_table_help(&table, stdout);
+                        break;
                 case ARG_VERSION:
                         puts("urlboot-boot-nic " URLBOOT_VERSION);
-                        return 0;
+                        r = 0;
+                        break;
                 case ARG_NETWORK_DIR:
-                        a->network_dir = optarg;
+                        a->network_dir = p.argument;
                         break;
                 case ARG_TEMPLATE:
-                        a->template = optarg;
+                        a->template = p.argument;
                         break;
                 case ARG_PRINT:
                         a->print = true;
@@ -78,18 +79,15 @@ static int parse_args(int argc, char *argv[], Args *a) {
                 case ARG_JSON:
                         a->json = true;
                         break;
-                default:
-                        return -EINVAL;
                 }
-        if (optind < argc) {
-                log_error("Unexpected argument '%s' (try --help).", argv[optind]);
-                return -EINVAL;
-        }
-        if (a->json && !a->print) {
-                log_error("--json goes with --print (try --help).");
-                return -EINVAL;
-        }
-        return 1;
+        if (r > 0 && c < 0)
+                r = c;
+        if (r > 0 && option_parser_arguments(&p, &nargs, &args) < 0)
+                r = -EUSAGE;
+        option_parser_done(&p);
+        if (r > 0 && a->json && !a->print)
+                return log_usage_error("--json goes with --print (try --help).");
+        return r;
 }
 
 static int print_nic(const Args *a, const uint8_t mac[6], unsigned option) {
@@ -117,9 +115,12 @@ int main(int argc, char *argv[]) {
         char address[18];
         int r;
 
+        /* also answered by option_next(), but there its id (-2) reads as the end of the options */
+        if (command_table_dump_requested(argc, argv, (const CommandTable *[]) { &table }, 1))
+                return EXIT_SUCCESS;
         r = parse_args(argc, argv, &a);
         if (r <= 0)
-                return r < 0 ? EXIT_USAGE : EXIT_SUCCESS;
+                return r == -ENOMEM ? EXIT_FAILURE : r < 0 ? EXIT_USAGE : EXIT_SUCCESS;
 
         r = boot_nic_find(mac, &option);
         if (r == -ENOENT) {
