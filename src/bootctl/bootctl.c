@@ -41,6 +41,19 @@ typedef struct Verb {
 
 static int verb_help(int argc, char *argv[], const void *data);
 
+static const OptionRow help_options[] = {
+        OPTION_ROW_HELP,
+};
+
+/* help takes no options; its arguments have always been ignored */
+static const CommandTable verb_help_table = {
+        .name = "urlbootctl help",
+        .summary = "Show urlbootctl's commands and its global options.",
+        .options = help_options,
+        .n_options = ELEMENTSOF(help_options),
+        .max_arguments = ARGUMENTS_ANY,
+};
+
 /* The options every verb takes, handled here before the verb sees its arguments. */
 static const OptionRow urlbootctl_options[] = {
         OPTION_ROW_HELP,
@@ -60,12 +73,14 @@ static const CommandTable urlbootctl_table = {
 };
 
 static const Verb verbs[] = {
-        { "status", "status", "firmware, boot loader and stub as they reported (incl. network boot URLs)", verb_status, NULL, true, NULL },
+        { "status", "status", "firmware, boot loader and stub as they reported (incl. network boot URLs)", verb_status, NULL, true,
+          &verb_status_table },
         { "list", "list", "the entries the boot manager would show, in its order", verb_list, NULL, true,
           &verb_list_table },
-        { "build-uki", "build-uki", "assemble a unified kernel image from the urlboot stub and its parts", verb_build_uki, NULL, false, NULL },
+        { "build-uki", "build-uki", "assemble a unified kernel image from the urlboot stub and its parts", verb_build_uki, NULL, false,
+          &verb_build_uki_table },
         { "build-manager", "build-manager", "build menu entries and loader.conf into the boot manager",
-          verb_build_manager, NULL, false, NULL },
+          verb_build_manager, NULL, false, &verb_build_manager_table },
         { "measure", "measure [UKI]", "predict the TPM PCRs (11, 12, 13) a boot of the UKI ends with", verb_measure, NULL, true, NULL },
         { "event-log", "event-log", "replay the firmware's TPM event log and check it against the PCRs",
           verb_event_log, NULL, true, NULL },
@@ -85,7 +100,7 @@ static const Verb verbs[] = {
           verb_tls_ca, NULL, false, NULL },
         { "rollout", "rollout [show|bless|reset ID|reset-generation|is-trial]",
           "a rollout's versions: their state, blessing this boot", verb_rollout, NULL, true, NULL },
-        { "help", "help", "this help", verb_help, NULL, true, NULL },
+        { "help", "help", "this help", verb_help, NULL, true, &verb_help_table },
 };
 
 static const Verb *verb_find(const char *name) {
@@ -113,6 +128,21 @@ static void help(void) {
 }
 
 static int verb_help(int argc, char *argv[], const void *data) {
+        OptionParser p;
+        char **args;
+        int nargs, c, r;
+
+        if (option_parser_init(&p, &verb_help_table, argc, argv) < 0)
+                return log_oom();
+        while ((c = option_next(&p)) > 0)
+                if (c == 'h') {
+                        option_parser_done(&p);
+                        return command_table_help(&verb_help_table, stdout);
+                }
+        r = c < 0 ? c : option_parser_arguments(&p, &nargs, &args);
+        option_parser_done(&p);
+        if (r < 0)
+                return r;
         help();
         return 0;
 }

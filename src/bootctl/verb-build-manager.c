@@ -8,7 +8,6 @@
  */
 #include <assert.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -38,29 +37,6 @@
 #define UKI_MAX (1024UL * 1024 * 1024)
 #define CONF_MAX (64UL * 1024)
 #define DEFAULT_MANAGER "/usr/lib/urlboot/efi/urlbootx64.efi"
-
-static void help(void) {
-        printf("Usage: urlbootctl build-manager --entry=FILE.conf... [--uki=FILE]... [--loader-conf=FILE]\n"
-               "                                [--ca=FILE]... [--manager=FILE] [--sign-key=KEY --sign-cert=CERT]\n"
-               "                                --output=FILE\n"
-               "       urlbootctl build-manager --generation=N [--max-age=SPAN] [--made=SECONDS]\n"
-               "                                --entry=FILE.conf... --uki=FILE... [--sign-key=KEY --sign-cert=CERT]\n"
-               "                                --output=FILE\n"
-               "\n"
-               "Build Type #1 entries and a loader.conf into the boot manager, for booting it over\n"
-               "HTTP where it has no file system: each --entry= file becomes a menu entry named after\n"
-               "the file; --loader-conf= sets timeout, default, editor, reboot-on-error, and urlboot's\n"
-               "urlboot-entries (a rollout's entry list), urlboot-rollout-tries and urlboot-rollout-watchdog.\n"
-               "--uki= pins the entry that names this file (uki-url :NAME, or a path ending in NAME) to its\n"
-               "SHA-256 (urlboot-sha256): the boot manager starts no other bytes. --ca= pins the CA\n"
-               "certificates (PEM or DER) the boot manager trusts for https. With --sign-key and\n"
-               "--sign-cert the result is signed for Secure Boot with sbsign.\n"
-               "With --generation= the output is a rollout's entry list instead (a number raised with\n"
-               "every list: a machine refuses a lower one than it took), every entry pinned by --uki=;\n"
-               "--max-age= (\"7d\") is how old the list may grow before booted systems warn, --made= when\n"
-               "it was made (default: $SOURCE_DATE_EPOCH, else now).\n"
-               "Default boot manager: " DEFAULT_MANAGER ".\n");
-}
 
 /* The file name an entry's image goes by: uki-url's last component, or the last one of a path. */
 static const char *entry_image_name(const BlsEntry *e) {
@@ -218,58 +194,99 @@ static int parse_list_option(int c, const char *arg, BuildManagerArgs *a) {
         return 0;
 }
 
+static const OptionRow build_manager_options[] = {
+        OPTION_ROW_HELP,
+        { "entry", 0, ARG_ENTRY, OPTION_REQUIRED, "FILE.conf", "a Type #1 entry, named after the file (repeatable)",
+          "file:conf" },
+        { "uki", 0, ARG_UKI, OPTION_REQUIRED, "FILE", "pin the entry that names this UKI to its SHA-256 (repeatable)",
+          "file:efi" },
+        { "loader-conf", 0, ARG_LOADER_CONF, OPTION_REQUIRED, "FILE", "loader.conf settings", "file" },
+        { "ca", 0, ARG_CA, OPTION_REQUIRED, "FILE", "a CA certificate trusted for https (repeatable)",
+          "file:pem|der|crt|cer" },
+        { "manager", 0, ARG_MANAGER, OPTION_REQUIRED, "FILE", "the boot manager (default: " DEFAULT_MANAGER ")",
+          "file:efi" },
+        { "sign-key", 0, ARG_KEY, OPTION_REQUIRED, "KEY", "sign for Secure Boot with this key (with --sign-cert=)",
+          "file" },
+        { "sign-cert", 0, ARG_CERT, OPTION_REQUIRED, "CERT", "and this certificate", "file" },
+        { "generation", 0, ARG_GENERATION, OPTION_REQUIRED, "N", "make a rollout's entry list of generation N", NULL },
+        { "max-age", 0, ARG_MAX_AGE, OPTION_REQUIRED, "SPAN", "how old the entry list may grow (\"7d\")", NULL },
+        { "made", 0, ARG_MADE, OPTION_REQUIRED, "SECONDS", "when the entry list was made (seconds since 1970)", NULL },
+        { "output", 0, ARG_OUTPUT, OPTION_REQUIRED, "FILE", "where the result goes (required)", "file" },
+};
+
+const CommandTable verb_build_manager_table = {
+        .name = "urlbootctl build-manager",
+        .summary = "Build Type #1 entries and a loader.conf into the boot manager, for booting it over\n"
+                   "HTTP where it has no file system: each --entry= file becomes a menu entry named after\n"
+                   "the file; --loader-conf= sets timeout, default, editor, reboot-on-error, and urlboot's\n"
+                   "urlboot-entries (a rollout's entry list), urlboot-rollout-tries and urlboot-rollout-watchdog.\n"
+                   "--uki= pins the entry that names this file (uki-url :NAME, or a path ending in NAME) to its\n"
+                   "SHA-256 (urlboot-sha256): the boot manager starts no other bytes. --ca= pins the CA\n"
+                   "certificates (PEM or DER) the boot manager trusts for https. With --sign-key and\n"
+                   "--sign-cert the result is signed for Secure Boot with sbsign.\n"
+                   "With --generation= the output is a rollout's entry list instead (a number raised with\n"
+                   "every list: a machine refuses a lower one than it took), every entry pinned by --uki=;\n"
+                   "--max-age= (\"7d\") is how old the list may grow before booted systems warn, --made= when\n"
+                   "it was made (default: $SOURCE_DATE_EPOCH, else now).\n"
+                   "Default boot manager: " DEFAULT_MANAGER ".",
+        .options = build_manager_options,
+        .n_options = ELEMENTSOF(build_manager_options),
+        /* positional arguments have always been ignored */
+        .max_arguments = ARGUMENTS_ANY,
+};
+
+/* One option into the arguments: 0, or <0 (logged). */
+static int parse_option(int c, const char *arg, BuildManagerArgs *a) {
+        switch (c) {
+        case ARG_ENTRY:
+                if (strv_extend(&a->entry_files, arg) < 0)
+                        return log_oom();
+                break;
+        case ARG_CA:
+                if (strv_extend(&a->ca_files, arg) < 0)
+                        return log_oom();
+                break;
+        case ARG_UKI:
+                if (strv_extend(&a->uki_files, arg) < 0)
+                        return log_oom();
+                break;
+        case ARG_GENERATION:
+        case ARG_MAX_AGE:
+        case ARG_MADE:
+                if (parse_list_option(c, arg, a) < 0)
+                        return -EUSAGE;
+                break;
+        case ARG_LOADER_CONF: a->loader_conf = arg; break;
+        case ARG_MANAGER: a->manager = arg; break;
+        case ARG_OUTPUT: a->output = arg; break;
+        case ARG_KEY: a->key = arg; break;
+        case ARG_CERT: a->cert = arg; break;
+        }
+        return 0;
+}
+
 /* 0: build; 1: help printed; -EUSAGE: usage error (logged). */
 static int parse_args(int argc, char *argv[], BuildManagerArgs *a) {
-        static const struct option options[] = {
-                { "entry", required_argument, NULL, ARG_ENTRY },
-                { "loader-conf", required_argument, NULL, ARG_LOADER_CONF },
-                { "manager", required_argument, NULL, ARG_MANAGER },
-                { "output", required_argument, NULL, ARG_OUTPUT },
-                { "ca", required_argument, NULL, ARG_CA },
-                { "sign-key", required_argument, NULL, ARG_KEY },
-                { "sign-cert", required_argument, NULL, ARG_CERT },
-                { "uki", required_argument, NULL, ARG_UKI },
-                { "generation", required_argument, NULL, ARG_GENERATION },
-                { "max-age", required_argument, NULL, ARG_MAX_AGE },
-                { "made", required_argument, NULL, ARG_MADE },
-                { "help", no_argument, NULL, 'h' },
-                {}
-        };
-        int c;
+        OptionParser p;
+        char **args;
+        int nargs, c = 0, r = 0;
 
         *a = (BuildManagerArgs) { .manager = DEFAULT_MANAGER };
-        optind = 0;
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
-                switch (c) {
-                case 'h':
-                        help();
+        if (option_parser_init(&p, &verb_build_manager_table, argc, argv) < 0)
+                return log_oom();
+        while (r >= 0 && (c = option_next(&p)) > 0) {
+                if (c == 'h') {
+                        option_parser_done(&p);
+                        (void) command_table_help(&verb_build_manager_table, stdout);
                         return 1;
-                case ARG_ENTRY:
-                        if (strv_extend(&a->entry_files, optarg) < 0)
-                                return log_oom();
-                        break;
-                case ARG_CA:
-                        if (strv_extend(&a->ca_files, optarg) < 0)
-                                return log_oom();
-                        break;
-                case ARG_UKI:
-                        if (strv_extend(&a->uki_files, optarg) < 0)
-                                return log_oom();
-                        break;
-                case ARG_GENERATION:
-                case ARG_MAX_AGE:
-                case ARG_MADE:
-                        if (parse_list_option(c, optarg, a) < 0)
-                                return -EUSAGE;
-                        break;
-                case ARG_LOADER_CONF: a->loader_conf = optarg; break;
-                case ARG_MANAGER: a->manager = optarg; break;
-                case ARG_OUTPUT: a->output = optarg; break;
-                case ARG_KEY: a->key = optarg; break;
-                case ARG_CERT: a->cert = optarg; break;
-                default:
-                        return -EUSAGE;
                 }
+                r = parse_option(c, p.argument, a);
+        }
+        if (r >= 0)
+                r = c < 0 ? c : option_parser_arguments(&p, &nargs, &args);
+        option_parser_done(&p);
+        if (r < 0)
+                return r;
         if (!a->output || (!a->entry_files && !a->loader_conf && !a->ca_files))
                 return log_usage_error("build-manager needs --output= and at least one --entry=, --loader-conf= "
                                                "or --ca= (see 'urlbootctl build-manager --help').");

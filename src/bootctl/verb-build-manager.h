@@ -6,4 +6,8 @@
  */
 #pragma once
 
+#include "command-table.h"
+
+extern const CommandTable verb_build_manager_table;
+
 int verb_build_manager(int argc, char *argv[], const void *data);

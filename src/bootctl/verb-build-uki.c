@@ -5,7 +5,6 @@
  */
 #include <assert.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,27 +66,6 @@ static int load_cmdline(const char *arg, Input *ret) {
         return 0;
 }
 
-static void build_uki_help(void) {
-        printf("Usage: urlbootctl build-uki --linux=FILE [--initrd=FILE...] [--image=FILE...] [--cmdline=TEXT|@FILE]\n"
-               "                            [--os-release=FILE] [--uname=VERSION] [--sbat=FILE] [--ucode=FILE]\n"
-               "                            [--profile=FILE [--profile-cmdline=TEXT|@FILE]]...\n"
-               "                            [--stub=FILE] [--sign-key=KEY --sign-cert=CERT] --output=FILE\n"
-               "\n"
-               "Make a unified kernel image: the stub with .osrel, .cmdline, .uname, .initrd (all\n"
-               "initrds, concatenated) and .linux sections appended, then one .profile section per\n"
-               "--profile= (profiles 0, 1, ...), each followed by its own .cmdline if given; \"@N\" in\n"
-               "the load options boots profile N. --sbat= adds a .sbat section (SBAT metadata for shim),\n"
-               "--ucode= a .ucode section (early microcode: a cpio archive the stub puts first in the initrd).\n"
-               "--ca= (PEM or DER, repeatable) pins the CA certificates the initrd trusts for https: they go\n"
-               "into the initrd as /etc/urlboot/tls-ca.pem (a cpio archive before the others), measured\n"
-               "and signed with it.\n"
-               "--image=FILE (repeatable) carries a disk image in the initrd as /" IMAGE_DIR "/NAME and adds\n"
-               "rd.urlboot.loop= for it to the command lines: with root=gpt-auto and roothash= one signed\n"
-               "file holds a whole verified OS, which needs no server once booted.\n"
-               "Default stub: " DEFAULT_STUB "; default os-release: /etc/os-release.\n"
-               "With --sign-key and --sign-cert the result is signed for Secure Boot with sbsign.\n");
-}
-
 typedef struct BuildUkiArgs {
         const char *stub, *linux_path, *cmdline, *osrel, *uname, *output, *key, *cert, *sbat, *ucode;
         const char *ca_files[CA_FILES_MAX];
@@ -122,80 +100,127 @@ static bool image_name_ok(const BuildUkiArgs *a, const char *path) {
         return true;
 }
 
+enum {
+        ARG_STUB = 0x100, ARG_LINUX, ARG_INITRD, ARG_CMDLINE, ARG_OSREL, ARG_UNAME, ARG_PROFILE, ARG_OUTPUT, ARG_KEY,
+        ARG_CERT, ARG_PROFILE_CMDLINE, ARG_SBAT, ARG_UCODE, ARG_CA, ARG_IMAGE,
+};
+
+static const OptionRow build_uki_options[] = {
+        OPTION_ROW_HELP,
+        { "linux", 0, ARG_LINUX, OPTION_REQUIRED, "FILE", "the kernel (required)", "file" },
+        { "initrd", 0, ARG_INITRD, OPTION_REQUIRED, "FILE", "an initrd (repeatable: concatenated)", "file" },
+        { "image", 0, ARG_IMAGE, OPTION_REQUIRED, "FILE", "a disk image carried in the initrd (repeatable)", "file" },
+        /* a metavar "TEXT|@FILE" would complete to those two words */
+        { "cmdline", 0, ARG_CMDLINE, OPTION_REQUIRED, "TEXT",
+          "the kernel command line (.cmdline); @FILE: read from FILE", NULL },
+        { "os-release", 0, ARG_OSREL, OPTION_REQUIRED, "FILE", "the .osrel section (default: /etc/os-release)",
+          "file" },
+        { "uname", 0, ARG_UNAME, OPTION_REQUIRED, "VERSION", "the kernel's version (.uname)", NULL },
+        { "sbat", 0, ARG_SBAT, OPTION_REQUIRED, "FILE", "SBAT metadata for shim (.sbat)", "file" },
+        { "ucode", 0, ARG_UCODE, OPTION_REQUIRED, "FILE", "early microcode, a cpio archive (.ucode)", "file" },
+        { "ca", 0, ARG_CA, OPTION_REQUIRED, "FILE", "a CA certificate the initrd trusts for https (repeatable)",
+          "file:pem|der|crt|cer" },
+        { "profile", 0, ARG_PROFILE, OPTION_REQUIRED, "FILE", "a .profile section (repeatable: profiles 0, 1, ...)",
+          "file" },
+        { "profile-cmdline", 0, ARG_PROFILE_CMDLINE, OPTION_REQUIRED, "TEXT",
+          "the command line of the --profile= before it (TEXT or @FILE)", NULL },
+        { "stub", 0, ARG_STUB, OPTION_REQUIRED, "FILE", "the stub (default: " DEFAULT_STUB ")", "file:efi" },
+        { "sign-key", 0, ARG_KEY, OPTION_REQUIRED, "KEY", "sign for Secure Boot with this key (with --sign-cert=)",
+          "file" },
+        { "sign-cert", 0, ARG_CERT, OPTION_REQUIRED, "CERT", "and this certificate", "file" },
+        { "output", 0, ARG_OUTPUT, OPTION_REQUIRED, "FILE", "where the UKI goes (required)", "file" },
+};
+
+const CommandTable verb_build_uki_table = {
+        .name = "urlbootctl build-uki",
+        .summary = "Make a unified kernel image: the stub with .osrel, .cmdline, .uname, .initrd (all\n"
+                   "initrds, concatenated) and .linux sections appended, then one .profile section per\n"
+                   "--profile= (profiles 0, 1, ...), each followed by its own .cmdline if given; \"@N\" in\n"
+                   "the load options boots profile N. --sbat= adds a .sbat section (SBAT metadata for shim),\n"
+                   "--ucode= a .ucode section (early microcode: a cpio archive the stub puts first in the initrd).\n"
+                   "--ca= (PEM or DER, repeatable) pins the CA certificates the initrd trusts for https: they go\n"
+                   "into the initrd as /etc/urlboot/tls-ca.pem (a cpio archive before the others), measured\n"
+                   "and signed with it.\n"
+                   "--image=FILE (repeatable) carries a disk image in the initrd as /" IMAGE_DIR "/NAME and adds\n"
+                   "rd.urlboot.loop= for it to the command lines: with root=gpt-auto and roothash= one signed\n"
+                   "file holds a whole verified OS, which needs no server once booted.\n"
+                   "Default stub: " DEFAULT_STUB "; default os-release: /etc/os-release.\n"
+                   "With --sign-key and --sign-cert the result is signed for Secure Boot with sbsign.",
+        .options = build_uki_options,
+        .n_options = ELEMENTSOF(build_uki_options),
+};
+
+/* One option into the arguments: 0, or -EUSAGE (logged). */
+static int parse_option(int c, const char *arg, BuildUkiArgs *a) {
+        switch (c) {
+        case ARG_STUB: a->stub = arg; break;
+        case ARG_LINUX: a->linux_path = arg; break;
+        case ARG_INITRD:
+                if (a->n_initrds >= INITRDS_MAX)
+                        return log_usage_error("At most %d initrds.", INITRDS_MAX);
+                a->initrds[a->n_initrds++] = arg;
+                break;
+        case ARG_CMDLINE: a->cmdline = arg; break;
+        case ARG_OSREL: a->osrel = arg; break;
+        case ARG_UNAME: a->uname = arg; break;
+        case ARG_SBAT: a->sbat = arg; break;
+        case ARG_UCODE: a->ucode = arg; break;
+        case ARG_CA:
+                if (a->n_ca_files >= CA_FILES_MAX)
+                        return log_usage_error("At most %d --ca= files.", CA_FILES_MAX);
+                a->ca_files[a->n_ca_files++] = arg;
+                break;
+        case ARG_IMAGE:
+                if (a->n_images >= IMAGES_MAX)
+                        return log_usage_error("At most %d --image= files.", IMAGES_MAX);
+                if (!image_name_ok(a, arg))
+                        return log_usage_error("--image=%s: its name is its loop reference (at most %d bytes, "
+                                               "no control characters) and must differ from the other "
+                                               "images'.", arg, LOOP_REF_MAX);
+                a->images[a->n_images++] = arg;
+                break;
+        case ARG_PROFILE:
+                if (a->n_profiles >= PROFILES_MAX)
+                        return log_usage_error("At most %d profiles.", PROFILES_MAX);
+                a->profiles[a->n_profiles++] = arg;
+                break;
+        case ARG_PROFILE_CMDLINE:
+                /* It belongs to the --profile= right before it, wherever that is in the list. */
+                if (a->n_profiles == 0 || a->profile_cmdlines[a->n_profiles - 1])
+                        return log_usage_error("--profile-cmdline=%s must follow the --profile= it belongs to "
+                                               "(one per profile).", arg);
+                a->profile_cmdlines[a->n_profiles - 1] = arg;
+                break;
+        case ARG_OUTPUT: a->output = arg; break;
+        case ARG_KEY: a->key = arg; break;
+        case ARG_CERT: a->cert = arg; break;
+        }
+        return 0;
+}
+
 /* 0: build; 1: help printed; -EUSAGE: usage error (logged). */
 static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
-        enum { ARG_STUB = 0x100, ARG_LINUX, ARG_INITRD, ARG_CMDLINE, ARG_OSREL, ARG_UNAME, ARG_PROFILE, ARG_OUTPUT,
-               ARG_KEY, ARG_CERT, ARG_PROFILE_CMDLINE, ARG_SBAT, ARG_UCODE, ARG_CA, ARG_IMAGE };
-        static const struct option options[] = {
-                { "stub", required_argument, NULL, ARG_STUB },
-                { "linux", required_argument, NULL, ARG_LINUX },
-                { "initrd", required_argument, NULL, ARG_INITRD },
-                { "cmdline", required_argument, NULL, ARG_CMDLINE },
-                { "os-release", required_argument, NULL, ARG_OSREL },
-                { "uname", required_argument, NULL, ARG_UNAME },
-                { "sbat", required_argument, NULL, ARG_SBAT },
-                { "ucode", required_argument, NULL, ARG_UCODE },
-                { "ca", required_argument, NULL, ARG_CA },
-                { "image", required_argument, NULL, ARG_IMAGE },
-                { "profile", required_argument, NULL, ARG_PROFILE },
-                { "profile-cmdline", required_argument, NULL, ARG_PROFILE_CMDLINE },
-                { "output", required_argument, NULL, ARG_OUTPUT },
-                { "sign-key", required_argument, NULL, ARG_KEY },
-                { "sign-cert", required_argument, NULL, ARG_CERT },
-                { "help", no_argument, NULL, 'h' },
-                {},
-        };
-        int c;
+        OptionParser p;
+        char **args;
+        int nargs, c = 0, r = 0;
 
         *a = (BuildUkiArgs) { .stub = DEFAULT_STUB, .osrel = "/etc/os-release" };
-        optind = 0;
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
-                switch (c) {
-                case ARG_STUB: a->stub = optarg; break;
-                case ARG_LINUX: a->linux_path = optarg; break;
-                case ARG_INITRD:
-                        if (a->n_initrds >= INITRDS_MAX)
-                                return log_usage_error("At most %d initrds.", INITRDS_MAX);
-                        a->initrds[a->n_initrds++] = optarg;
-                        break;
-                case ARG_CMDLINE: a->cmdline = optarg; break;
-                case ARG_OSREL: a->osrel = optarg; break;
-                case ARG_UNAME: a->uname = optarg; break;
-                case ARG_SBAT: a->sbat = optarg; break;
-                case ARG_UCODE: a->ucode = optarg; break;
-                case ARG_CA:
-                        if (a->n_ca_files >= CA_FILES_MAX)
-                                return log_usage_error("At most %d --ca= files.", CA_FILES_MAX);
-                        a->ca_files[a->n_ca_files++] = optarg;
-                        break;
-                case ARG_IMAGE:
-                        if (a->n_images >= IMAGES_MAX)
-                                return log_usage_error("At most %d --image= files.", IMAGES_MAX);
-                        if (!image_name_ok(a, optarg))
-                                return log_usage_error("--image=%s: its name is its loop reference (at most %d bytes, "
-                                                       "no control characters) and must differ from the other "
-                                                       "images'.", optarg, LOOP_REF_MAX);
-                        a->images[a->n_images++] = optarg;
-                        break;
-                case ARG_PROFILE:
-                        if (a->n_profiles >= PROFILES_MAX)
-                                return log_usage_error("At most %d profiles.", PROFILES_MAX);
-                        a->profiles[a->n_profiles++] = optarg;
-                        break;
-                case ARG_PROFILE_CMDLINE:
-                        /* It belongs to the --profile= right before it, wherever that is in the list. */
-                        if (a->n_profiles == 0 || a->profile_cmdlines[a->n_profiles - 1])
-                                return log_usage_error("--profile-cmdline=%s must follow the --profile= it belongs to "
-                                                       "(one per profile).", optarg);
-                        a->profile_cmdlines[a->n_profiles - 1] = optarg;
-                        break;
-                case ARG_OUTPUT: a->output = optarg; break;
-                case ARG_KEY: a->key = optarg; break;
-                case ARG_CERT: a->cert = optarg; break;
-                case 'h': build_uki_help(); return 1;
-                default: return -EUSAGE;
+        if (option_parser_init(&p, &verb_build_uki_table, argc, argv) < 0)
+                return log_oom();
+        while (r >= 0 && (c = option_next(&p)) > 0) {
+                if (c == 'h') {
+                        option_parser_done(&p);
+                        (void) command_table_help(&verb_build_uki_table, stdout);
+                        return 1;
                 }
-        if (!a->linux_path || !a->output || optind != argc)
+                r = parse_option(c, p.argument, a);
+        }
+        if (r >= 0)
+                r = c < 0 ? c : option_parser_arguments(&p, &nargs, &args);
+        option_parser_done(&p);
+        if (r < 0)
+                return r;
+        if (!a->linux_path || !a->output)
                 return log_usage_error("build-uki needs --linux= and --output= (see 'urlbootctl build-uki --help').");
         if (!a->key != !a->cert)
                 return log_usage_error("--sign-key= and --sign-cert= go together.");

@@ -5,4 +5,8 @@
  */
 #pragma once
 
+#include "command-table.h"
+
+extern const CommandTable verb_build_uki_table;
+
 int verb_build_uki(int argc, char *argv[], const void *data);

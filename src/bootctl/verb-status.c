@@ -8,7 +8,6 @@
  */
 #include <assert.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,33 +339,40 @@ static void print_json(void) {
         puts("}");
 }
 
+enum { ARG_JSON = 0x100 };
+
+static const OptionRow status_options[] = {
+        OPTION_ROW_HELP,
+        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "print it as JSON", NULL },
+};
+
+const CommandTable verb_status_table = {
+        .name = "urlbootctl status",
+        .summary = "Show the firmware, the boot loader and the stub as they reported themselves in EFI\n"
+                   "variables, including the URLs they were network-booted from.",
+        .options = status_options,
+        .n_options = ELEMENTSOF(status_options),
+};
+
 int verb_status(int argc, char *argv[], const void *data) {
-        static const struct option options[] = {
-                { "json", no_argument, NULL, 'j' },
-                { "help", no_argument, NULL, 'h' },
-                {},
-        };
+        OptionParser p;
         bool json = false;
-        int c;
+        char **args;
+        int nargs, c, r;
 
         assert(argv);
 
-        optind = 0;
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+        if (option_parser_init(&p, &verb_status_table, argc, argv) < 0)
+                return log_oom();
+        while ((c = option_next(&p)) > 0)
                 switch (c) {
-                case 'j':
-                        json = true;
-                        break;
-                case 'h':
-                        printf("Usage: urlbootctl status [--json]\n\n"
-                               "Show the firmware, the boot loader and the stub as they reported themselves in EFI\n"
-                               "variables, including the URLs they were network-booted from.\n");
-                        return 0;
-                default:
-                        return -EUSAGE;
+                case 'h': option_parser_done(&p); return command_table_help(&verb_status_table, stdout);
+                case ARG_JSON: json = true; break;
                 }
-        if (optind != argc)
-                return log_usage_error("status takes no arguments.");
+        r = c < 0 ? c : option_parser_arguments(&p, &nargs, &args);
+        option_parser_done(&p);
+        if (r < 0)
+                return r;
         if (json)
                 print_json();
         else

@@ -5,4 +5,8 @@
  */
 #pragma once
 
+#include "command-table.h"
+
+extern const CommandTable verb_status_table;
+
 int verb_status(int argc, char *argv[], const void *data);
