@@ -6,7 +6,6 @@
  */
 #include <assert.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,49 +145,54 @@ static int print_pcrs(const Args *a, const PcrSet *s, unsigned banks) {
         return differ;
 }
 
-static void help(void) {
-        printf("Usage: urlbootctl event-log [OPTIONS] [FILE]\n"
-               "\n"
-               "Replay the firmware's TPM event log (default " DEFAULT_LOG "),\n"
-               "then the logs of what was measured after boot (CEL-JSON: systemd's and urlboot's in\n"
-               "/run/log/*/tpm2-measure.log), and compare every PCR they extend with the TPM's value in\n"
-               "/sys/class/tpm/tpm0.\n"
-               "\n"
-               "  --pcr=N       only PCR N (repeatable)\n"
-               "  --events      list the records too (PCR, type, description)\n"
-               "  --userspace-log=FILE\n"
-               "                a CEL-JSON log to replay after FILE instead of the default ones\n"
-               "                (repeatable; \"\" for none)\n"
-               "  --sysfs=DIR   where the TPM's pcr-BANK/N files are (default /sys/class/tpm/tpm0;\n"
-               "                \"\" not to compare)\n"
-               "  --json        JSON output\n"
-               "  -h --help     this help\n"
-               "\n"
-               "Exits with 1 when a replayed value differs from the TPM's.\n");
-}
+enum { ARG_PCR = 0x100, ARG_EVENTS, ARG_USERSPACE_LOG, ARG_SYSFS, ARG_JSON };
 
+static const OptionRow event_log_options[] = {
+        OPTION_ROW_HELP,
+        { "pcr", 0, ARG_PCR, OPTION_REQUIRED, "N", "only PCR N (repeatable)", NULL },
+        { "events", 0, ARG_EVENTS, OPTION_SWITCH, NULL, "list the records too (PCR, type, description)", NULL },
+        { "userspace-log", 0, ARG_USERSPACE_LOG, OPTION_REQUIRED, "FILE",
+          "a CEL-JSON log to replay after FILE instead of the default ones\n(repeatable; \"\" for none)", "file" },
+        { "sysfs", 0, ARG_SYSFS, OPTION_REQUIRED, "DIR",
+          "where the TPM's pcr-BANK/N files are (default /sys/class/tpm/tpm0;\n\"\" not to compare)", "dir" },
+        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "JSON output", NULL },
+};
+
+const CommandTable verb_event_log_table = {
+        .name = "urlbootctl event-log",
+        .arguments = "[FILE]",
+        .summary = "Replay the firmware's TPM event log (default " DEFAULT_LOG "),\n"
+                   "then the logs of what was measured after boot (CEL-JSON: systemd's and urlboot's in\n"
+                   "/run/log/*/tpm2-measure.log), and compare every PCR they extend with the TPM's value in\n"
+                   "/sys/class/tpm/tpm0.\n"
+                   "\n"
+                   "Exits with 1 when a replayed value differs from the TPM's.",
+        .options = event_log_options,
+        .n_options = ELEMENTSOF(event_log_options),
+        .max_arguments = 1,
+        .complete_arguments = "file",
+};
+
+/* 1: run; 0: help printed; <0: error (logged). */
 static int parse_argv(int argc, char *argv[], Args *a) {
-        enum { ARG_PCR = 0x100, ARG_EVENTS, ARG_USERSPACE_LOG, ARG_SYSFS, ARG_JSON };
-        static const struct option options[] = {
-                { "pcr", required_argument, NULL, ARG_PCR },
-                { "events", no_argument, NULL, ARG_EVENTS },
-                { "userspace-log", required_argument, NULL, ARG_USERSPACE_LOG },
-                { "sysfs", required_argument, NULL, ARG_SYSFS },
-                { "json", no_argument, NULL, ARG_JSON },
-                { "help", no_argument, NULL, 'h' },
-                {},
-        };
-        char *end;
+        OptionParser p;
+        char **args, *end;
+        int nargs = 0, c, r;
         long n;
-        int c;
 
-        optind = 0;
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+        if (option_parser_init(&p, &verb_event_log_table, argc, argv) < 0)
+                return log_oom();
+        while ((c = option_next(&p)) > 0)
                 switch (c) {
+                case 'h':
+                        option_parser_done(&p);
+                        return command_table_help(&verb_event_log_table, stdout);
                 case ARG_PCR:
-                        n = strtol(optarg, &end, 10);
-                        if (*end || end == optarg || n < 0 || n >= PCR_COUNT)
-                                return log_usage_error("--pcr= takes a PCR number 0-23, not '%s'.", optarg);
+                        n = strtol(p.argument, &end, 10);
+                        if (*end || end == p.argument || n < 0 || n >= PCR_COUNT) {
+                                option_parser_done(&p);
+                                return log_usage_error("--pcr= takes a PCR number 0-23, not '%s'.", p.argument);
+                        }
                         a->pcrs |= 1U << n;
                         break;
                 case ARG_EVENTS:
@@ -196,25 +200,24 @@ static int parse_argv(int argc, char *argv[], Args *a) {
                         break;
                 case ARG_USERSPACE_LOG:
                         a->userspace_logs_given = true;
-                        if (*optarg && strv_extend(&a->userspace_logs, optarg) < 0)
+                        if (*p.argument && strv_extend(&a->userspace_logs, p.argument) < 0) {
+                                option_parser_done(&p);
                                 return log_oom();
+                        }
                         break;
                 case ARG_SYSFS:
-                        a->sysfs = *optarg ? optarg : NULL;
+                        a->sysfs = *p.argument ? p.argument : NULL;
                         break;
                 case ARG_JSON:
                         a->json = true;
                         break;
-                case 'h':
-                        help();
-                        return 0;
-                default:
-                        return -EUSAGE;
                 }
-        if (optind + 1 < argc)
-                return log_usage_error("event-log takes one file (see 'urlbootctl event-log --help').");
-        if (optind < argc)
-                a->log = argv[optind];
+        r = c < 0 ? c : option_parser_arguments(&p, &nargs, &args);
+        option_parser_done(&p);
+        if (r < 0)
+                return r;
+        if (nargs > 0)
+                a->log = args[0];
         if (!a->userspace_logs_given) {
                 static const char *const defaults[] = { DEFAULT_USERSPACE_LOGS };
                 for (size_t i = 0; i < ELEMENTSOF(defaults); i++)

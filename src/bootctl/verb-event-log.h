@@ -5,4 +5,8 @@
  */
 #pragma once
 
+#include "command-table.h"
+
+extern const CommandTable verb_event_log_table;
+
 int verb_event_log(int argc, char *argv[], const void *data);

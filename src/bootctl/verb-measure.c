@@ -10,7 +10,6 @@
 #include <assert.h>
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,136 +224,148 @@ static void print_json(const Args *a, const Prediction *p) {
         puts("]}");
 }
 
-static void help(void) {
-        printf("Usage: urlbootctl measure [OPTIONS] [UKI]\n"
-               "\n"
-               "Predict the TPM PCRs a boot of UKI through urlboot's stub (or systemd-stub) ends with:\n"
-               "PCR 11 (the UKI's sections), PCR 12 (command lines not from the UKI, the profile,\n"
-               "credentials, configuration extensions), PCR 13 (system extension images).\n"
-               "\n"
-               "  --profile=N             boot profile N of a multi-profile UKI (\"@N\")\n"
-               "  --options=TEXT          the load options the stub is given (a boot manager's entry options)\n"
-               "  --boot-manager          they came from a boot manager that measured them first (urlboot's,\n"
-               "                          systemd-boot); without UKI: a Type #1 linux entry's options alone\n"
-               "  --smbios-extra=TEXT     SMBIOS type 11 io.systemd.stub.kernel-cmdline-extra=TEXT\n"
-               "  --secure-boot           Secure Boot is on: load options are dropped when the UKI has .cmdline\n"
-               "  --confidential-vm       an SEV or TDX guest: no SMBIOS text; with --secure-boot no load options\n"
-               "  --credential=FILE       a credential (*.cred) or extension image (*.raw) beside the UKI\n"
-               "  --extension=FILE        (in UKI.extra.d/ on the ESP)\n"
-               "  --global-credential=FILE, --global-extension=FILE\n"
-               "                          one in /loader/credentials/ or /loader/extensions/\n"
-               "  --esp=DIR --uki-path=PATH\n"
-               "                          pick credentials and extensions up from an ESP tree, PATH being the\n"
-               "                          UKI's path in it (EFI/Linux/NAME.efi)\n"
-               "  --phase=WORD[:WORD...]  systemd-pcrphase words measured later into PCR 11 (enter-initrd, ...)\n"
-               "  --sysext=PATH           a system extension (directory or raw image) systemd-sysext merges\n"
-               "                          after boot, measured into PCR 13 by urlboot-sysext-measure;\n"
-               "                          repeatable, no UKI needed\n"
-               "  --bank=NAME             sha1, sha256 (default), sha384, sha512; repeatable\n"
-               "  --events                list every measurement\n"
-               "  --json                  JSON output\n"
-               "  -h --help               this help\n");
+enum {
+        ARG_PROFILE = 0x100, ARG_OPTIONS, ARG_BOOT_MANAGER, ARG_SMBIOS, ARG_SECURE_BOOT, ARG_CONFIDENTIAL_VM,
+        ARG_BESIDE, ARG_GLOBAL, ARG_GLOBAL_EXTENSION, ARG_ESP, ARG_UKI_PATH, ARG_PHASE, ARG_SYSEXT, ARG_BANK, ARG_EVENTS,
+        ARG_JSON,
+};
+
+static const OptionRow measure_options[] = {
+        OPTION_ROW_HELP,
+        { "profile", 0, ARG_PROFILE, OPTION_REQUIRED, "N", "boot profile N of a multi-profile UKI (\"@N\")", NULL },
+        { "options", 0, ARG_OPTIONS, OPTION_REQUIRED, "TEXT",
+          "the load options the stub is given (a boot manager's entry options)", NULL },
+        { "boot-manager", 0, ARG_BOOT_MANAGER, OPTION_SWITCH, NULL,
+          "they came from a boot manager that measured them first (urlboot's,\n"
+          "systemd-boot); without UKI: a Type #1 linux entry's options alone", NULL },
+        { "smbios-extra", 0, ARG_SMBIOS, OPTION_REQUIRED, "TEXT",
+          "SMBIOS type 11 io.systemd.stub.kernel-cmdline-extra=TEXT", NULL },
+        { "secure-boot", 0, ARG_SECURE_BOOT, OPTION_SWITCH, NULL,
+          "Secure Boot is on: load options are dropped when the UKI has .cmdline", NULL },
+        { "confidential-vm", 0, ARG_CONFIDENTIAL_VM, OPTION_SWITCH, NULL,
+          "an SEV or TDX guest: no SMBIOS text; with --secure-boot no load options", NULL },
+        { "credential", 0, ARG_BESIDE, OPTION_REQUIRED, "FILE",
+          "a credential (*.cred) or extension image (*.raw) beside the UKI\n(in UKI.extra.d/ on the ESP)", "file" },
+        { "extension", 0, ARG_BESIDE, OPTION_REQUIRED, "FILE", "the same", "file" },
+        { "global-credential", 0, ARG_GLOBAL, OPTION_REQUIRED, "FILE", "one in /loader/credentials/", "file" },
+        { "global-extension", 0, ARG_GLOBAL_EXTENSION, OPTION_REQUIRED, "FILE", "one in /loader/extensions/", "file" },
+        { "esp", 0, ARG_ESP, OPTION_REQUIRED, "DIR", "pick credentials and extensions up from an ESP tree", "dir" },
+        { "uki-path", 0, ARG_UKI_PATH, OPTION_REQUIRED, "PATH",
+          "with --esp=: the UKI's path in it (EFI/Linux/NAME.efi)", NULL },
+        { "phase", 0, ARG_PHASE, OPTION_REQUIRED, "WORD[:WORD...]",
+          "systemd-pcrphase words measured later into PCR 11 (enter-initrd, ...)", NULL },
+        { "sysext", 0, ARG_SYSEXT, OPTION_REQUIRED, "PATH",
+          "a system extension (directory or raw image) systemd-sysext merges\n"
+          "after boot, measured into PCR 13 by urlboot-sysext-measure;\n"
+          "repeatable, no UKI needed", "file" },
+        { "bank", 0, ARG_BANK, OPTION_REQUIRED, "NAME", "sha1, sha256 (default), sha384, sha512; repeatable",
+          "words:sha1 sha256 sha384 sha512" },
+        { "events", 0, ARG_EVENTS, OPTION_SWITCH, NULL, "list every measurement", NULL },
+        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "JSON output", NULL },
+};
+
+const CommandTable verb_measure_table = {
+        .name = "urlbootctl measure",
+        .arguments = "[UKI]",
+        .summary = "Predict the TPM PCRs a boot of UKI through urlboot's stub (or systemd-stub) ends with:\n"
+                   "PCR 11 (the UKI's sections), PCR 12 (command lines not from the UKI, the profile,\n"
+                   "credentials, configuration extensions), PCR 13 (system extension images).",
+        .options = measure_options,
+        .n_options = ELEMENTSOF(measure_options),
+        .max_arguments = 1,
+        .complete_arguments = "file:efi",
+};
+
+/* One option into the arguments: 0, or <0 (logged). */
+static int parse_option(int c, const char *arg, Args *a) {
+        char *end;
+        int b;
+
+        switch (c) {
+        case ARG_PROFILE:
+                errno = 0;
+                a->profile = strtoll(arg, &end, 10);
+                /* as the stub reads "@N": 0..UINT32_MAX, the last one meaning the base sections alone */
+                if (errno || *end || end == arg || a->profile < 0 || a->profile > UINT32_MAX)
+                        return log_usage_error("--profile= takes a number from 0 to 4294967295, not '%s'.", arg);
+                break;
+        case ARG_OPTIONS:
+                a->options = arg;
+                break;
+        case ARG_BOOT_MANAGER:
+                a->boot_manager = true;
+                break;
+        case ARG_SMBIOS:
+                a->smbios_extra = arg;
+                break;
+        case ARG_SECURE_BOOT:
+                a->secure_boot = true;
+                break;
+        case ARG_CONFIDENTIAL_VM:
+                a->confidential_vm = true;
+                break;
+        case ARG_BESIDE:
+                if (strv_extend(&a->beside, arg) < 0)
+                        return log_oom();
+                break;
+        case ARG_GLOBAL:
+                if (strv_extend(&a->global_credentials, arg) < 0)
+                        return log_oom();
+                break;
+        case ARG_GLOBAL_EXTENSION:
+                if (strv_extend(&a->global_extensions, arg) < 0)
+                        return log_oom();
+                break;
+        case ARG_ESP:
+                a->esp = arg;
+                break;
+        case ARG_UKI_PATH:
+                a->uki_path = arg;
+                break;
+        case ARG_PHASE:
+                a->phases = arg;
+                break;
+        case ARG_SYSEXT:
+                if (strv_extend(&a->sysexts, arg) < 0)
+                        return log_oom();
+                break;
+        case ARG_BANK:
+                b = pcr_bank_from_name(arg);
+                if (b < 0)
+                        return log_usage_error("Unknown bank '%s' (sha1, sha256, sha384, sha512).", arg);
+                a->banks |= 1U << b;
+                break;
+        case ARG_EVENTS:
+                a->events = true;
+                break;
+        case ARG_JSON:
+                a->json = true;
+                break;
+        }
+        return 0;
 }
 
+/* 1: run; 0: help printed; <0: error (logged). */
 static int parse_argv(int argc, char *argv[], Args *a) {
-        enum { ARG_PROFILE = 0x100, ARG_OPTIONS, ARG_BOOT_MANAGER, ARG_SMBIOS, ARG_SECURE_BOOT, ARG_CONFIDENTIAL_VM, ARG_BESIDE, ARG_GLOBAL, ARG_GLOBAL_EXTENSION,
-               ARG_ESP, ARG_UKI_PATH, ARG_PHASE, ARG_SYSEXT, ARG_BANK, ARG_EVENTS, ARG_JSON };
-        static const struct option options[] = {
-                { "profile", required_argument, NULL, ARG_PROFILE },
-                { "options", required_argument, NULL, ARG_OPTIONS },
-                { "boot-manager", no_argument, NULL, ARG_BOOT_MANAGER },
-                { "smbios-extra", required_argument, NULL, ARG_SMBIOS },
-                { "secure-boot", no_argument, NULL, ARG_SECURE_BOOT },
-                { "confidential-vm", no_argument, NULL, ARG_CONFIDENTIAL_VM },
-                { "credential", required_argument, NULL, ARG_BESIDE },
-                { "extension", required_argument, NULL, ARG_BESIDE },
-                { "global-credential", required_argument, NULL, ARG_GLOBAL },
-                { "global-extension", required_argument, NULL, ARG_GLOBAL_EXTENSION },
-                { "esp", required_argument, NULL, ARG_ESP },
-                { "uki-path", required_argument, NULL, ARG_UKI_PATH },
-                { "phase", required_argument, NULL, ARG_PHASE },
-                { "sysext", required_argument, NULL, ARG_SYSEXT },
-                { "bank", required_argument, NULL, ARG_BANK },
-                { "events", no_argument, NULL, ARG_EVENTS },
-                { "json", no_argument, NULL, ARG_JSON },
-                { "help", no_argument, NULL, 'h' },
-                {},
-        };
-        char *end;
-        int c, b;
+        OptionParser p;
+        char **args;
+        int nargs = 0, c = 0, r = 0;
 
-        optind = 0;
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
-                switch (c) {
-                case ARG_PROFILE:
-                        errno = 0;
-                        a->profile = strtoll(optarg, &end, 10);
-                        /* as the stub reads "@N": 0..UINT32_MAX, the last one meaning the base sections alone */
-                        if (errno || *end || end == optarg || a->profile < 0 || a->profile > UINT32_MAX)
-                                return log_usage_error("--profile= takes a number from 0 to 4294967295, not '%s'.",
-                                                       optarg);
-                        break;
-                case ARG_OPTIONS:
-                        a->options = optarg;
-                        break;
-                case ARG_BOOT_MANAGER:
-                        a->boot_manager = true;
-                        break;
-                case ARG_SMBIOS:
-                        a->smbios_extra = optarg;
-                        break;
-                case ARG_SECURE_BOOT:
-                        a->secure_boot = true;
-                        break;
-                case ARG_CONFIDENTIAL_VM:
-                        a->confidential_vm = true;
-                        break;
-                case ARG_BESIDE:
-                        if (strv_extend(&a->beside, optarg) < 0)
-                                return log_oom();
-                        break;
-                case ARG_GLOBAL:
-                        if (strv_extend(&a->global_credentials, optarg) < 0)
-                                return log_oom();
-                        break;
-                case ARG_GLOBAL_EXTENSION:
-                        if (strv_extend(&a->global_extensions, optarg) < 0)
-                                return log_oom();
-                        break;
-                case ARG_ESP:
-                        a->esp = optarg;
-                        break;
-                case ARG_UKI_PATH:
-                        a->uki_path = optarg;
-                        break;
-                case ARG_PHASE:
-                        a->phases = optarg;
-                        break;
-                case ARG_SYSEXT:
-                        if (strv_extend(&a->sysexts, optarg) < 0)
-                                return log_oom();
-                        break;
-                case ARG_BANK:
-                        b = pcr_bank_from_name(optarg);
-                        if (b < 0)
-                                return log_usage_error("Unknown bank '%s' (sha1, sha256, sha384, sha512).", optarg);
-                        a->banks |= 1U << b;
-                        break;
-                case ARG_EVENTS:
-                        a->events = true;
-                        break;
-                case ARG_JSON:
-                        a->json = true;
-                        break;
-                case 'h':
-                        help();
-                        return 0;
-                default:
-                        return -EUSAGE;
+        if (option_parser_init(&p, &verb_measure_table, argc, argv) < 0)
+                return log_oom();
+        while (r >= 0 && (c = option_next(&p)) > 0) {
+                if (c == 'h') {
+                        option_parser_done(&p);
+                        return command_table_help(&verb_measure_table, stdout);
                 }
-        if (optind + 1 < argc)
-                return log_usage_error("measure takes one UKI (see 'urlbootctl measure --help').");
-        a->uki = optind < argc ? argv[optind] : NULL;
+                r = parse_option(c, p.argument, a);
+        }
+        if (r >= 0)
+                r = c < 0 ? c : option_parser_arguments(&p, &nargs, &args);
+        option_parser_done(&p);
+        if (r < 0)
+                return r;
+        a->uki = nargs > 0 ? args[0] : NULL;
         if (!a->uki && !(a->boot_manager && a->options) && !a->sysexts)
                 return log_usage_error("measure needs a UKI, --boot-manager --options=TEXT for a Type #1 "
                                        "linux entry, or --sysext= (see 'urlbootctl measure --help').");

@@ -5,4 +5,8 @@
  */
 #pragma once
 
+#include "command-table.h"
+
+extern const CommandTable verb_measure_table;
+
 int verb_measure(int argc, char *argv[], const void *data);

@@ -9,7 +9,6 @@
  */
 #include <assert.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,40 +87,44 @@ static int write_seed_file(const char *esp) {
         return 0;
 }
 
+enum { ARG_ESP = 0x100, ARG_VARS };
+
+static const OptionRow random_seed_options[] = {
+        OPTION_ROW_HELP,
+        { "esp", 0, ARG_ESP, OPTION_REQUIRED, "DIR", "also write DIR/loader/random-seed", "dir" },
+        { "vars-file", 0, ARG_VARS, OPTION_REQUIRED, "FILE", "write into an OVMF variable store (OVMF_VARS*.fd)",
+          "file" },
+};
+
+const CommandTable verb_random_seed_table = {
+        .name = "urlbootctl random-seed",
+        .summary = "Set LoaderSystemToken (32 random bytes, once per installation) and, with --esp=,\n"
+                   "write DIR/loader/random-seed: what urlboot's boot manager and stub mix into the\n"
+                   "random seed they pass the kernel. --vars-file writes into an OVMF variable store.",
+        .options = random_seed_options,
+        .n_options = ELEMENTSOF(random_seed_options),
+};
+
 int verb_random_seed(int argc, char *argv[], const void *data) {
-        enum { ARG_ESP = 0x100, ARG_VARS };
-        static const struct option options[] = {
-                { "esp", required_argument, NULL, ARG_ESP },
-                { "vars-file", required_argument, NULL, ARG_VARS },
-                { "help", no_argument, NULL, 'h' },
-                {},
-        };
         const char *esp = NULL, *vars = NULL;
-        int c, r;
+        OptionParser p;
+        char **args;
+        int nargs, c, r;
 
         assert(argv);
 
-        optind = 0;
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+        if (option_parser_init(&p, &verb_random_seed_table, argc, argv) < 0)
+                return log_oom();
+        while ((c = option_next(&p)) > 0)
                 switch (c) {
-                case ARG_ESP:
-                        esp = optarg;
-                        break;
-                case ARG_VARS:
-                        vars = optarg;
-                        break;
-                case 'h':
-                        printf("Usage: urlbootctl random-seed [--esp=DIR] [--vars-file=FILE]\n"
-                               "\n"
-                               "Set LoaderSystemToken (32 random bytes, once per installation) and, with --esp=,\n"
-                               "write DIR/loader/random-seed: what urlboot's boot manager and stub mix into the\n"
-                               "random seed they pass the kernel. --vars-file writes into an OVMF variable store.\n");
-                        return 0;
-                default:
-                        return -EUSAGE;
+                case 'h': option_parser_done(&p); return command_table_help(&verb_random_seed_table, stdout);
+                case ARG_ESP: esp = p.argument; break;
+                case ARG_VARS: vars = p.argument; break;
                 }
-        if (optind != argc)
-                return log_usage_error("random-seed takes no arguments (see 'urlbootctl random-seed --help').");
+        r = c < 0 ? c : option_parser_arguments(&p, &nargs, &args);
+        option_parser_done(&p);
+        if (r < 0)
+                return r;
         r = write_token(vars);
         if (r >= 0 && esp)
                 r = write_seed_file(esp);

@@ -5,4 +5,8 @@
  */
 #pragma once
 
+#include "command-table.h"
+
+extern const CommandTable verb_random_seed_table;
+
 int verb_random_seed(int argc, char *argv[], const void *data);
