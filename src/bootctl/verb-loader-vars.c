@@ -7,7 +7,6 @@
  */
 #include <assert.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,57 +21,74 @@
 #include "utf16.h"
 #include "var-store.h"
 
-const LoaderVariable loader_variable_default = { "LoaderEntryDefault", false };
-const LoaderVariable loader_variable_oneshot = { "LoaderEntryOneShot", false };
-const LoaderVariable loader_variable_timeout = { "LoaderConfigTimeout", true };
-const LoaderVariable loader_variable_timeout_oneshot = { "LoaderConfigTimeoutOneShot", true };
+enum { ARG_VARS = 0x100 };
 
-static void help(void) {
-        printf("Usage: urlbootctl set-default ID|GLOB|@saved [--vars-file=FILE]\n"
-               "       urlbootctl set-oneshot ID|GLOB [--vars-file=FILE]\n"
-               "       urlbootctl set-timeout SECONDS|menu-force|menu-hidden|menu-disabled [--vars-file=FILE]\n"
-               "       urlbootctl set-timeout-oneshot SECONDS|menu-force|menu-hidden|menu-disabled [--vars-file=FILE]\n"
-               "\n"
-               "Tell the boot manager which entry to boot (always, or next time only) and how long to show\n"
-               "its menu: LoaderEntryDefault, LoaderEntryOneShot, LoaderConfigTimeout(OneShot). An empty\n"
-               "value removes the setting. --vars-file writes into an OVMF variable store (OVMF_VARS*.fd).\n");
-}
+/* The four verbs take the same options. */
+static const OptionRow loader_variable_options[] = {
+        OPTION_ROW_HELP,
+        { "vars-file", 0, ARG_VARS, OPTION_REQUIRED, "FILE", "write into an OVMF variable store (OVMF_VARS*.fd)",
+          "file" },
+};
+
+#define LOADER_VARIABLE_SUMMARY                                                                                        \
+        "Tell the boot manager which entry to boot (always, or next time only) and how long to show\n"                 \
+        "its menu: LoaderEntryDefault, LoaderEntryOneShot, LoaderConfigTimeout(OneShot). An empty\n"                   \
+        "value removes the setting. --vars-file writes into an OVMF variable store (OVMF_VARS*.fd)."
+#define TIMEOUT_WORDS "words:menu-force menu-hidden menu-disabled"
+
+#define LOADER_VARIABLE_TABLE(verb, args, complete)                                                                    \
+        {                                                                                                              \
+                .name = "urlbootctl " verb,                                                                            \
+                .arguments = args,                                                                                     \
+                .summary = LOADER_VARIABLE_SUMMARY,                                                                    \
+                .options = loader_variable_options,                                                                    \
+                .n_options = ELEMENTSOF(loader_variable_options),                                                      \
+                .min_arguments = 1,                                                                                    \
+                .max_arguments = 1,                                                                                    \
+                .complete_arguments = complete,                                                                        \
+        }
+
+const CommandTable verb_set_default_table = LOADER_VARIABLE_TABLE("set-default", "ID|GLOB|@saved", NULL);
+const CommandTable verb_set_oneshot_table = LOADER_VARIABLE_TABLE("set-oneshot", "ID|GLOB", NULL);
+const CommandTable verb_set_timeout_table =
+        LOADER_VARIABLE_TABLE("set-timeout", "SECONDS|menu-force|menu-hidden|menu-disabled", TIMEOUT_WORDS);
+const CommandTable verb_set_timeout_oneshot_table =
+        LOADER_VARIABLE_TABLE("set-timeout-oneshot", "SECONDS|menu-force|menu-hidden|menu-disabled", TIMEOUT_WORDS);
+
+const LoaderVariable loader_variable_default = { "LoaderEntryDefault", false, &verb_set_default_table };
+const LoaderVariable loader_variable_oneshot = { "LoaderEntryOneShot", false, &verb_set_oneshot_table };
+const LoaderVariable loader_variable_timeout = { "LoaderConfigTimeout", true, &verb_set_timeout_table };
+const LoaderVariable loader_variable_timeout_oneshot = { "LoaderConfigTimeoutOneShot", true,
+                                                         &verb_set_timeout_oneshot_table };
 
 int verb_set_loader_variable(int argc, char *argv[], const void *data) {
-        enum { ARG_VARS = 0x100 };
-        static const struct option options[] = {
-                { "vars-file", required_argument, NULL, ARG_VARS },
-                { "help", no_argument, NULL, 'h' },
-                {}
-        };
         const LoaderVariable *v = data;
         const char *vars = NULL, *value;
         void *u16 = NULL;
         size_t size = 0;
+        OptionParser p;
+        char **args;
         uint32_t t;
         Target target;
-        int c, r;
+        int nargs, c, r;
 
         assert(argc > 0);
         assert(v);
         assert(argv);
         assert(data);
 
-        optind = 0;
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+        if (option_parser_init(&p, v->table, argc, argv) < 0)
+                return log_oom();
+        while ((c = option_next(&p)) > 0)
                 switch (c) {
-                case 'h':
-                        help();
-                        return 0;
-                case ARG_VARS:
-                        vars = optarg;
-                        break;
-                default:
-                        return -EUSAGE;
+                case 'h': option_parser_done(&p); return command_table_help(v->table, stdout);
+                case ARG_VARS: vars = p.argument; break;
                 }
-        if (optind + 1 != argc)
-                return log_usage_error("%s needs exactly one value (see 'urlbootctl %s --help').", argv[0], argv[0]);
-        value = argv[optind];
+        r = c < 0 ? c : option_parser_arguments(&p, &nargs, &args);
+        option_parser_done(&p);
+        if (r < 0)
+                return r;
+        value = args[0];
         if (v->timeout && *value && loader_timeout_parse(value, strlen(value), &t) < 0)
                 return log_usage_error("'%s' is not a timeout: give seconds, menu-force, menu-hidden or menu-disabled.",
                                        value);

@@ -9,7 +9,6 @@
 #include <assert.h>
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,49 +105,86 @@ static int update_order_full(Target *t, unsigned slot, bool first, bool remove) 
         return target_set(t, "BootOrder", order, k * 2);
 }
 
-static void uri_help(void) {
-        printf("Usage: urlbootctl add-uri URL [--title=TITLE] [--next | --first] [--vars-file=FILE]\n"
-               "       urlbootctl remove-uri URL|NNNN [--vars-file=FILE]\n"
-               "\n"
-               "add-uri registers a boot entry (Boot####) whose device path is Uri(URL): the firmware\n"
-               "then HTTP-boots URL (a UKI or the urlboot boot manager). It takes the first free\n"
-               "slot and appends it to BootOrder; --first puts it first, --next boots it once\n"
-               "(BootNext) without changing BootOrder. --vars-file writes into an OVMF variable store\n"
-               "file instead of the running firmware's variables.\n");
-}
-
 typedef struct UriArgs {
         const char *title, *vars;
         bool next, first;
 } UriArgs;
 
-static int parse_uri_args(int argc, char *argv[], UriArgs *a, const char **ret_arg) {
-        enum { ARG_TITLE = 0x100, ARG_NEXT, ARG_FIRST, ARG_VARS };
-        static const struct option options[] = {
-                { "title", required_argument, NULL, ARG_TITLE },
-                { "next", no_argument, NULL, ARG_NEXT },
-                { "first", no_argument, NULL, ARG_FIRST },
-                { "vars-file", required_argument, NULL, ARG_VARS },
-                { "help", no_argument, NULL, 'h' },
-                {},
-        };
-        int c;
+enum { ARG_TITLE = 0x100, ARG_NEXT, ARG_FIRST, ARG_VARS };
 
-        optind = 0;
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+#define URI_SUMMARY                                                                                                    \
+        "add-uri registers a boot entry (Boot####) whose device path is Uri(URL): the firmware\n"                      \
+        "then HTTP-boots URL (a UKI or the urlboot boot manager). It takes the first free\n"                           \
+        "slot and appends it to BootOrder; --first puts it first, --next boots it once\n"                              \
+        "(BootNext) without changing BootOrder. --vars-file writes into an OVMF variable store\n"                      \
+        "file instead of the running firmware's variables.\n"                                                          \
+        "remove-uri removes the entries that boot URL (or Boot#### by its number NNNN, in hex)."
+
+static const OptionRow add_uri_options[] = {
+        OPTION_ROW_HELP,
+        { "title", 0, ARG_TITLE, OPTION_REQUIRED, "TITLE", "the entry's description (default: the URL)", NULL },
+        { "next", 0, ARG_NEXT, OPTION_SWITCH, NULL, "boot it once, at the next boot (BootNext)", NULL },
+        { "first", 0, ARG_FIRST, OPTION_SWITCH, NULL, "put it first in BootOrder", NULL },
+        { "vars-file", 0, ARG_VARS, OPTION_REQUIRED, "FILE", "write into an OVMF variable store (OVMF_VARS*.fd)",
+          "file" },
+};
+
+/* remove-uri has always taken add-uri's options (it shares its parser): accepted, not listed, no effect. */
+static const OptionRow remove_uri_options[] = {
+        OPTION_ROW_HELP,
+        { "vars-file", 0, ARG_VARS, OPTION_REQUIRED, "FILE", "write into an OVMF variable store (OVMF_VARS*.fd)",
+          "file" },
+        { "title", 0, ARG_TITLE, OPTION_REQUIRED, "TITLE", NULL, NULL },
+        { "next", 0, ARG_NEXT, OPTION_SWITCH, NULL, NULL, NULL },
+        { "first", 0, ARG_FIRST, OPTION_SWITCH, NULL, NULL, NULL },
+};
+
+const CommandTable verb_add_uri_table = {
+        .name = "urlbootctl add-uri",
+        .arguments = "URL",
+        .summary = URI_SUMMARY,
+        .options = add_uri_options,
+        .n_options = ELEMENTSOF(add_uri_options),
+        .min_arguments = 1,
+        .max_arguments = 1,
+};
+
+const CommandTable verb_remove_uri_table = {
+        .name = "urlbootctl remove-uri",
+        .arguments = "URL|NNNN",
+        .summary = URI_SUMMARY,
+        .options = remove_uri_options,
+        .n_options = ELEMENTSOF(remove_uri_options),
+        .min_arguments = 1,
+        .max_arguments = 1,
+};
+
+/* 0: run; 1: help printed; -EUSAGE: usage error (logged). */
+static int parse_uri_args(int argc, char *argv[], const CommandTable *table, UriArgs *a, const char **ret_arg) {
+        OptionParser p;
+        char **args;
+        int nargs, c, r;
+
+        if (option_parser_init(&p, table, argc, argv) < 0)
+                return log_oom();
+        while ((c = option_next(&p)) > 0)
                 switch (c) {
-                case ARG_TITLE: a->title = optarg; break;
+                case ARG_TITLE: a->title = p.argument; break;
                 case ARG_NEXT: a->next = true; break;
                 case ARG_FIRST: a->first = true; break;
-                case ARG_VARS: a->vars = optarg; break;
-                case 'h': uri_help(); return 1;
-                default: return -EUSAGE;
+                case ARG_VARS: a->vars = p.argument; break;
+                case 'h':
+                        option_parser_done(&p);
+                        (void) command_table_help(table, stdout);
+                        return 1;
                 }
-        if (optind + 1 != argc)
-                return log_usage_error("Expected one URL (see --help).");
+        r = c < 0 ? c : option_parser_arguments(&p, &nargs, &args);
+        option_parser_done(&p);
+        if (r < 0)
+                return r;
         if (a->next && a->first)
                 return log_usage_error("--next and --first exclude each other.");
-        *ret_arg = argv[optind];
+        *ret_arg = args[0];
         return 0;
 }
 
@@ -165,7 +201,7 @@ int verb_add_uri(int argc, char *argv[], const void *data) {
 
         assert(argv);
 
-        r = parse_uri_args(argc, argv, &a, &url);
+        r = parse_uri_args(argc, argv, &verb_add_uri_table, &a, &url);
         if (r != 0)
                 return r > 0 ? 0 : r;
         if (!url_is_http(url) || !import_url_is_valid(url))
@@ -229,7 +265,7 @@ int verb_remove_uri(int argc, char *argv[], const void *data) {
 
         assert(argv);
 
-        r = parse_uri_args(argc, argv, &a, &what);
+        r = parse_uri_args(argc, argv, &verb_remove_uri_table, &a, &what);
         if (r != 0)
                 return r > 0 ? 0 : r;
         r = target_open(&t, a.vars, EFI_VENDOR_GLOBAL_STR);

@@ -5,5 +5,10 @@
  */
 #pragma once
 
+#include "command-table.h"
+
+extern const CommandTable verb_add_uri_table;
+extern const CommandTable verb_remove_uri_table;
+
 int verb_add_uri(int argc, char *argv[], const void *data);
 int verb_remove_uri(int argc, char *argv[], const void *data);
