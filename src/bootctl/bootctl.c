@@ -36,7 +36,7 @@ typedef struct Verb {
         int (*run)(int argc, char *argv[], const void *data);
         const void *data;       /* handed to run(): one function can serve several rows */
         bool pager;             /* prints data: through a pager on a terminal (unless --no-pager) */
-        const CommandTable *table;      /* its options and arguments (NULL: the same as the row before) */
+        const CommandTable *table;      /* its options and arguments */
 } Verb;
 
 static int verb_help(int argc, char *argv[], const void *data);
@@ -101,11 +101,11 @@ static const Verb verbs[] = {
         { "remove-uri", "remove-uri URL|NNNN", "remove such entries", verb_remove_uri, NULL, false,
           &verb_remove_uri_table },
         { "enroll-mok", "enroll-mok CERT... --vars-file=FILE", "trust a key through shim in a VM's variable store (MokList)",
-          verb_enroll_mok, NULL, false, NULL },
+          verb_enroll_mok, NULL, false, &verb_enroll_mok_table },
         { "tls-ca", "tls-ca CERT...", "the firmware's HTTPS CA list: a VM's variable store, QEMU's fw_cfg file",
-          verb_tls_ca, NULL, false, NULL },
+          verb_tls_ca, NULL, false, &verb_tls_ca_table },
         { "rollout", "rollout [show|bless|reset ID|reset-generation|is-trial]",
-          "a rollout's versions: their state, blessing this boot", verb_rollout, NULL, true, NULL },
+          "a rollout's versions: their state, blessing this boot", verb_rollout, NULL, true, &verb_rollout_table },
         { "help", "help", "this help", verb_help, NULL, true, &verb_help_table },
 };
 

@@ -7,7 +7,6 @@
  */
 #include <assert.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -36,59 +35,85 @@ static void keys_args_done(KeysArgs *a) {
         cert_list_done(&a->certs);
 }
 
-static void help_enroll_mok(void) {
-        printf("Usage: urlbootctl enroll-mok CERT... --vars-file=FILE\n"
-               "\n"
-               "Write the certificates (PEM or DER) into an OVMF variable store as shim's MokList, as if\n"
-               "they had been enrolled in MokManager: shim then trusts images signed with them. For virtual\n"
-               "machines and tests. On a running machine, enroll with 'mokutil --import CERT.der' and confirm\n"
-               "at the next boot in MokManager (MokList is a boot-services variable: the OS cannot set it).\n"
-               "The list replaces what the store held.\n");
-}
+enum { ARG_VARS = 0x100, ARG_OUTPUT, ARG_JSON };
 
-static void help_tls_ca(void) {
-        printf("Usage: urlbootctl tls-ca CERT... [--vars-file=FILE] [--output=FILE] [--json]\n"
-               "\n"
-               "The CA certificates (PEM or DER) the firmware's HTTPS boot trusts. --vars-file writes them into\n"
-               "an OVMF variable store as TlsCaCertificate; --output writes the EFI signature list that QEMU\n"
-               "passes with -fw_cfg name=etc/edk2/https/cacerts,file=FILE. Either way, and without them,\n"
-               "the SHA-256 fingerprint of each certificate is printed (urlbootctl status shows the one the\n"
-               "boot manager pinned).\n");
-}
+static const OptionRow enroll_mok_options[] = {
+        OPTION_ROW_HELP,
+        { "vars-file", 0, ARG_VARS, OPTION_REQUIRED, "FILE", "the OVMF variable store to write MokList into (required)",
+          "file" },
+        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "print the fingerprints as JSON", NULL },
+        /* accepted as tls-ca's (one parser), then refused with its own message */
+        { "output", 0, ARG_OUTPUT, OPTION_REQUIRED, "FILE", NULL, "file" },
+};
+
+static const OptionRow tls_ca_options[] = {
+        OPTION_ROW_HELP,
+        { "vars-file", 0, ARG_VARS, OPTION_REQUIRED, "FILE",
+          "write them into an OVMF variable store (TlsCaCertificate)", "file" },
+        { "output", 0, ARG_OUTPUT, OPTION_REQUIRED, "FILE", "write the EFI signature list for QEMU's fw_cfg", "file" },
+        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "print the fingerprints as JSON", NULL },
+};
+
+const CommandTable verb_enroll_mok_table = {
+        .name = "urlbootctl enroll-mok",
+        .arguments = "CERT...",
+        .summary = "Write the certificates (PEM or DER) into an OVMF variable store as shim's MokList, as if\n"
+                   "they had been enrolled in MokManager: shim then trusts images signed with them. For virtual\n"
+                   "machines and tests. On a running machine, enroll with 'mokutil --import CERT.der' and confirm\n"
+                   "at the next boot in MokManager (MokList is a boot-services variable: the OS cannot set it).\n"
+                   "The list replaces what the store held.",
+        .options = enroll_mok_options,
+        .n_options = ELEMENTSOF(enroll_mok_options),
+        .min_arguments = 1,
+        .max_arguments = ARGUMENTS_ANY,         /* CERTS_MAX, said in a message of its own */
+        .complete_arguments = "file:pem|der|crt|cer",
+};
+
+const CommandTable verb_tls_ca_table = {
+        .name = "urlbootctl tls-ca",
+        .arguments = "CERT...",
+        .summary = "The CA certificates (PEM or DER) the firmware's HTTPS boot trusts. --vars-file writes them into\n"
+                   "an OVMF variable store as TlsCaCertificate; --output writes the EFI signature list that QEMU\n"
+                   "passes with -fw_cfg name=etc/edk2/https/cacerts,file=FILE. Either way, and without them,\n"
+                   "the SHA-256 fingerprint of each certificate is printed (urlbootctl status shows the one the\n"
+                   "boot manager pinned).",
+        .options = tls_ca_options,
+        .n_options = ELEMENTSOF(tls_ca_options),
+        .min_arguments = 1,
+        .max_arguments = ARGUMENTS_ANY,
+        .complete_arguments = "file:pem|der|crt|cer",
+};
 
 /* 0: run; 1: help printed; -EUSAGE: usage error (logged). */
-static int parse_args(int argc, char *argv[], KeysArgs *a, void (*help)(void)) {
-        enum { ARG_VARS = 0x100, ARG_OUTPUT, ARG_JSON };
-        static const struct option options[] = {
-                { "vars-file", required_argument, NULL, ARG_VARS },
-                { "output", required_argument, NULL, ARG_OUTPUT },
-                { "json", no_argument, NULL, ARG_JSON },
-                { "help", no_argument, NULL, 'h' },
-                {}
-        };
-        int c, r;
+static int parse_args(int argc, char *argv[], KeysArgs *a, const CommandTable *table) {
+        OptionParser p;
+        char **args;
+        int nargs, c, r;
 
-        optind = 0;
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+        if (option_parser_init(&p, table, argc, argv) < 0)
+                return log_oom();
+        while ((c = option_next(&p)) > 0)
                 switch (c) {
                 case 'h':
-                        help();
+                        option_parser_done(&p);
+                        (void) command_table_help(table, stdout);
                         return 1;
-                case ARG_VARS: a->vars = optarg; break;
-                case ARG_OUTPUT: a->output = optarg; break;
+                case ARG_VARS: a->vars = p.argument; break;
+                case ARG_OUTPUT: a->output = p.argument; break;
                 case ARG_JSON: a->json = true; break;
-                default: return -EUSAGE;
                 }
-        if (optind >= argc)
-                return log_usage_error("Name at least one certificate (see 'urlbootctl %s --help').", argv[0]);
-        if (argc - optind > CERTS_MAX)
+        r = c < 0 ? c : option_parser_arguments(&p, &nargs, &args);
+        option_parser_done(&p);
+        if (r < 0)
+                return r;
+        if (nargs > CERTS_MAX)
                 return log_usage_error("At most %d certificates.", CERTS_MAX);
-        for (int i = optind; i < argc; i++) {
-                r = cert_list_add_file(&a->certs, argv[i]);
+        for (int i = 0; i < nargs; i++) {
+                r = cert_list_add_file(&a->certs, args[i]);
                 if (r == -EBADMSG)
-                        return log_error_errno(EBADMSG, "%s holds no X.509 certificate (PEM or DER).", argv[i]);
+                        return log_error_errno(EBADMSG, "%s holds no X.509 certificate (PEM or DER).", args[i]);
                 if (r < 0)
-                        return log_error_errno(r, "Failed to read %s: %m", argv[i]);
+                        return log_error_errno(r, "Failed to read %s: %m", args[i]);
         }
         return 0;
 }
@@ -136,7 +161,7 @@ int verb_enroll_mok(int argc, char *argv[], const void *data) {
 
         assert(argv);
 
-        r = parse_args(argc, argv, &a, help_enroll_mok);
+        r = parse_args(argc, argv, &a, &verb_enroll_mok_table);
         if (r != 0)
                 return r < 0 ? r : 0;
         if (!a.vars)
@@ -171,7 +196,7 @@ int verb_tls_ca(int argc, char *argv[], const void *data) {
 
         assert(argv);
 
-        r = parse_args(argc, argv, &a, help_tls_ca);
+        r = parse_args(argc, argv, &a, &verb_tls_ca_table);
         if (r != 0)
                 return r < 0 ? r : 0;
         if (a.vars) {

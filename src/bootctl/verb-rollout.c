@@ -9,7 +9,6 @@
  */
 #include <assert.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,49 +31,57 @@ typedef struct RolloutArgs {
         bool json, quiet;
 } RolloutArgs;
 
-static void help(void) {
-        printf("Usage: urlbootctl rollout [show] [--json] [--vars-file=FILE]\n"
-               "       urlbootctl rollout bless\n"
-               "       urlbootctl rollout reset ID|--all [--vars-file=FILE]\n"
-               "       urlbootctl rollout reset-generation [--vars-file=FILE]\n"
-               "       urlbootctl rollout is-trial [--quiet]\n"
-               "\n"
-               "A rollout offers versions of an image as entries of a signed list (loader.conf: urlboot-entries).\n"
-               "The boot manager starts the newest one that is good or has tries left, counts every start of one\n"
-               "on trial, and refuses a list of a lower generation than the one it took last.\n"
-               "show             each version: good, on trial (tries left), bad (no tries left) or unreachable\n"
-               "                 (its UKI could not be fetched); which runs and why; the list's generation and age\n"
-               "bless            the running version reached boot-complete.target: it is good, if the UKI that\n"
-               "                 runs is the one its entry pins (urlboot-rollout-bless.service)\n"
-               "reset            forget what is known of a version (it is new again, with all its tries), or of all\n"
-               "reset-generation let the boot manager take an entry list of any generation at the next boot\n"
-               "is-trial         exit status 0 when the running version is on trial and not blessed yet, else 1\n");
-}
+enum { ARG_VARS = 0x100, ARG_JSON, ARG_ALL };
 
-/* 0: run; 1: help printed; -EUSAGE: usage error (logged). */
-static int parse_args(int argc, char *argv[], RolloutArgs *a, bool *all) {
-        enum { ARG_VARS = 0x100, ARG_JSON, ARG_ALL };
-        static const struct option options[] = {
-                { "vars-file", required_argument, NULL, ARG_VARS },
-                { "json", no_argument, NULL, ARG_JSON },
-                { "all", no_argument, NULL, ARG_ALL },
-                { "quiet", no_argument, NULL, 'q' },
-                { "help", no_argument, NULL, 'h' },
-                {}
-        };
-        int c;
+static const OptionRow rollout_options[] = {
+        OPTION_ROW_HELP,
+        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "show: JSON output", NULL },
+        { "vars-file", 0, ARG_VARS, OPTION_REQUIRED, "FILE",
+          "show, reset, reset-generation: in an OVMF variable store (OVMF_VARS*.fd)", "file" },
+        { "all", 0, ARG_ALL, OPTION_SWITCH, NULL, "reset: every version (instead of ID)", NULL },
+        { "quiet", 'q', 'q', OPTION_SWITCH, NULL, "is-trial: print nothing, the exit status says it", NULL },
+};
 
-        optind = 0;
-        while ((c = getopt_long(argc, argv, "hq", options, NULL)) >= 0)
+const CommandTable verb_rollout_table = {
+        .name = "urlbootctl rollout",
+        .arguments = "[show|bless|reset ID|reset-generation|is-trial]",
+        .summary = "A rollout offers versions of an image as entries of a signed list (loader.conf: urlboot-entries).\n"
+                   "The boot manager starts the newest one that is good or has tries left, counts every start of one\n"
+                   "on trial, and refuses a list of a lower generation than the one it took last.\n"
+                   "show             each version: good, on trial (tries left), bad (no tries left) or unreachable\n"
+                   "                 (its UKI could not be fetched); which runs and why; the list's generation and age\n"
+                   "bless            the running version reached boot-complete.target: it is good, if the UKI that\n"
+                   "                 runs is the one its entry pins (urlboot-rollout-bless.service)\n"
+                   "reset            forget what is known of a version (it is new again, with all its tries), or of all\n"
+                   "reset-generation let the boot manager take an entry list of any generation at the next boot\n"
+                   "is-trial         exit status 0 when the running version is on trial and not blessed yet, else 1",
+        .options = rollout_options,
+        .n_options = ELEMENTSOF(rollout_options),
+        .max_arguments = 2,     /* reset ID */
+        .complete_arguments = "words:show bless reset reset-generation is-trial",
+};
+
+/* 0: run; 1: help printed; -EUSAGE: usage error (logged). The action and its argument in *ret_argc, *ret_argv. */
+static int parse_args(int argc, char *argv[], RolloutArgs *a, bool *all, int *ret_argc, char ***ret_argv) {
+        OptionParser p;
+        int c, r;
+
+        if (option_parser_init(&p, &verb_rollout_table, argc, argv) < 0)
+                return log_oom();
+        while ((c = option_next(&p)) > 0)
                 switch (c) {
-                case 'h': help(); return 1;
+                case 'h':
+                        option_parser_done(&p);
+                        (void) command_table_help(&verb_rollout_table, stdout);
+                        return 1;
                 case 'q': a->quiet = true; break;
-                case ARG_VARS: a->vars = optarg; break;
+                case ARG_VARS: a->vars = p.argument; break;
                 case ARG_JSON: a->json = true; break;
                 case ARG_ALL: *all = true; break;
-                default: return -EUSAGE;
                 }
-        return 0;
+        r = c < 0 ? c : option_parser_arguments(&p, ret_argc, ret_argv);
+        option_parser_done(&p);
+        return r < 0 ? r : 0;
 }
 
 static int store_load(Target *t, RolloutStore *s) {
@@ -347,19 +354,21 @@ int verb_rollout(int argc, char *argv[], const void *data) {
         RolloutArgs a = {};
         const char *action;
         bool all = false;
+        char **args;
+        int nargs = 0;
         Target t;
         int r, q;
 
         assert(argv);
 
-        r = parse_args(argc, argv, &a, &all);
+        r = parse_args(argc, argv, &a, &all, &nargs, &args);
         if (r != 0)
                 return r < 0 ? r : 0;
-        action = optind < argc ? argv[optind] : "show";
+        action = nargs > 0 ? args[0] : "show";
         if (!streq(action, "show") && !streq(action, "bless") && !streq(action, "reset") &&
             !streq(action, "reset-generation") && !streq(action, "is-trial"))
                 return log_usage_error("Unknown rollout action '%s' (see 'urlbootctl rollout --help').", action);
-        if (streq(action, "reset") ? optind + 1 + !all != argc : optind + 1 < argc)
+        if (streq(action, "reset") ? 1 + !all != nargs : nargs > 1)
                 return log_usage_error("rollout %s: %s.", action,
                                        streq(action, "reset") ? "name one version, or --all" : "too many arguments");
         if (a.vars && (streq(action, "bless") || streq(action, "is-trial")))
@@ -373,7 +382,7 @@ int verb_rollout(int argc, char *argv[], const void *data) {
         else if (streq(action, "bless"))
                 r = do_bless(&t, &a);
         else if (streq(action, "reset"))
-                r = do_reset(&t, all ? NULL : argv[optind + 1], all);
+                r = do_reset(&t, all ? NULL : args[1], all);
         else if (streq(action, "reset-generation"))
                 r = do_reset_generation(&t, &a);
         else
