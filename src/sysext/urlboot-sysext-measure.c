@@ -6,13 +6,13 @@
  * same digest in this boot is not measured again.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "command-table.h"
 #include "exit-status.h"
 #include "json-format.h"
 #include "json-writer.h"
@@ -51,83 +51,86 @@ typedef struct Plan {
         size_t n;
 } Plan;
 
-static void help(void) {
-        printf("Usage: urlboot-sysext-measure [OPTIONS]\n"
-               "\n"
-               "Measures every system extension image systemd-sysext will merge into TPM PCR 13, one\n"
-               "event each (\"sysext:NAME:KIND:DIGEST\", KIND verity, sha256 or tree) in the order of\n"
-               "the merge, and logs them in %s. Run by systemd-sysext.service\n"
-               "before it merges; an extension measured with the same digest earlier in this boot is not\n"
-               "measured again. Without a TPM it measures nothing and says so.\n"
-               "\n"
-               "  --image=PATH         measure this image (repeatable) instead of those systemd-sysext\n"
-               "                       lists; no extension-release check\n"
-               "  --root=DIR           the extensions and os-release of the OS tree in DIR (as\n"
-               "                       systemd-sysext --root=)\n"
-               "  --log=FILE           the event log (default %s)\n"
-               "  --tpm2-device=PATH   the TPM's device (default /dev/tpmrm0, else /dev/tpm0), or a\n"
-               "                       TCTI as DRIVER:CONF (swtpm:host=127.0.0.1,port=2321)\n"
-               "  --dry-run            print what would be measured; no TPM, no log\n"
-               "  --json[=pretty|short|off]\n"
-               "                       one object per extension: name, path, event, outcome\n"
-               "  -h --help            this help\n"
-               "     --version         print the version\n",
-               MEASURE_LOG_DEFAULT, MEASURE_LOG_DEFAULT);
-}
+enum { ARG_VERSION = 0x100, ARG_IMAGE, ARG_ROOT, ARG_LOG, ARG_TPM2_DEVICE, ARG_DRY_RUN, ARG_JSON };
 
+static const OptionRow options[] = {
+        OPTION_ROW_HELP,
+        OPTION_ROW_VERSION(ARG_VERSION),
+        { "image", 0, ARG_IMAGE, OPTION_REQUIRED, "PATH",
+          "measure this image (repeatable) instead of those systemd-sysext\n"
+          "lists; no extension-release check", "file" },
+        { "root", 0, ARG_ROOT, OPTION_REQUIRED, "DIR",
+          "the extensions and os-release of the OS tree in DIR (as\nsystemd-sysext --root=)", "dir" },
+        { "log", 0, ARG_LOG, OPTION_REQUIRED, "FILE", "the event log (default " MEASURE_LOG_DEFAULT ")", "file" },
+        { "tpm2-device", 0, ARG_TPM2_DEVICE, OPTION_REQUIRED, "PATH",
+          "the TPM's device (default /dev/tpmrm0, else /dev/tpm0), or a\n"
+          "TCTI as DRIVER:CONF (swtpm:host=127.0.0.1,port=2321)", "file" },
+        { "dry-run", 0, ARG_DRY_RUN, OPTION_SWITCH, NULL, "print what would be measured; no TPM, no log", NULL },
+        { "json", 0, ARG_JSON, OPTION_OPTIONAL, "pretty|short|off",
+          "one object per extension: name, path, event, outcome", NULL },
+};
+
+static const CommandTable table = {
+        .name = "urlboot-sysext-measure",
+        .summary = "Measures every system extension image systemd-sysext will merge into TPM PCR 13, one\n"
+                   "event each (\"sysext:NAME:KIND:DIGEST\", KIND verity, sha256 or tree) in the order of\n"
+                   "the merge, and logs them in " MEASURE_LOG_DEFAULT ". Run by systemd-sysext.service\n"
+                   "before it merges; an extension measured with the same digest earlier in this boot is not\n"
+                   "measured again. Without a TPM it measures nothing and says so.",
+        .options = options,
+        .n_options = ELEMENTSOF(options),
+};
+
+/* Returns 1 to go on, 0 after --help or --version, -EUSAGE (logged) or -ENOMEM. */
 static int parse_args(int argc, char *argv[], Args *a) {
-        enum { ARG_VERSION = 0x100, ARG_IMAGE, ARG_ROOT, ARG_LOG, ARG_TPM2_DEVICE, ARG_DRY_RUN, ARG_JSON };
-        static const struct option options[] = {
-                { "help", no_argument, NULL, 'h' },
-                { "version", no_argument, NULL, ARG_VERSION },
-                { "image", required_argument, NULL, ARG_IMAGE },
-                { "root", required_argument, NULL, ARG_ROOT },
-                { "log", required_argument, NULL, ARG_LOG },
-                { "tpm2-device", required_argument, NULL, ARG_TPM2_DEVICE },
-                { "dry-run", no_argument, NULL, ARG_DRY_RUN },
-                { "json", optional_argument, NULL, ARG_JSON },
-                {}
-        };
-        int c;
+        OptionParser p;
+        char **args;
+        int nargs, c = 0, r = 1;
 
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+        if (option_parser_init(&p, &table, argc, argv) < 0)
+                return log_oom();
+        while (r > 0 && (c = option_next(&p)) > 0)
                 switch (c) {
                 case 'h':
-                        help();
-                        return 0;
+                        r = command_table_help(&table, stdout);
+                        break;
                 case ARG_VERSION:
                         puts("urlboot-sysext-measure " URLBOOT_VERSION);
-                        return 0;
+                        r = 0;
+                        break;
                 case ARG_IMAGE:
-                        if (strv_extend(&a->images, optarg) < 0)
-                                return log_oom();
+                        if (strv_extend(&a->images, p.argument) < 0)
+                                r = log_oom();
                         break;
                 case ARG_ROOT:
-                        if (!path_is_absolute(optarg))
-                                return log_usage_error("--root= takes an absolute path, not '%s'.", optarg);
-                        a->root = optarg;
+                        if (!path_is_absolute(p.argument))
+                                r = log_usage_error("--root= takes an absolute path, not '%s'.", p.argument);
+                        else
+                                a->root = p.argument;
                         break;
                 case ARG_LOG:
-                        a->log = optarg;
+                        a->log = p.argument;
                         break;
                 case ARG_TPM2_DEVICE:
-                        if (isempty(optarg))
-                                return log_usage_error("--tpm2-device= takes a device path or a TCTI (try --help).");
-                        a->tpm2_device = optarg;
+                        if (isempty(p.argument))
+                                r = log_usage_error("--tpm2-device= takes a device path or a TCTI (try --help).");
+                        else
+                                a->tpm2_device = p.argument;
                         break;
                 case ARG_DRY_RUN:
                         a->dry_run = true;
                         break;
                 case ARG_JSON:
-                        if (json_format_parse(optarg, &a->json) < 0)
-                                return log_usage_error("--json=%s: use pretty, short or off.", optarg);
+                        if (json_format_parse(p.argument, &a->json) < 0)
+                                r = log_usage_error("--json=%s: use pretty, short or off.", p.argument);
                         break;
-                default:
-                        return -EUSAGE;
                 }
-        if (optind < argc)
-                return log_usage_error("Unexpected argument '%s' (try --help).", argv[optind]);
-        return 1;
+        if (r > 0 && c < 0)
+                r = c;
+        if (r > 0)
+                r = option_parser_arguments(&p, &nargs, &args) < 0 ? -EUSAGE : 1;
+        option_parser_done(&p);
+        return r;
 }
 
 static int plan_add(Plan *p, const char *name, const char *path, const char *reason) {
@@ -354,6 +357,9 @@ int main(int argc, char *argv[]) {
         int r;
 
         log_set_program("urlboot-sysext-measure");
+        /* also answered by option_next(), but there its id (-2) reads as the end of the options */
+        if (command_table_dump_requested(argc, argv, (const CommandTable *[]) { &table }, 1))
+                return EXIT_SUCCESS;
         r = parse_args(argc, argv, &a);
         if (r > 0)
                 r = run(&a);
