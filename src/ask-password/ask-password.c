@@ -8,7 +8,6 @@
  * with --listen=PATH, it serves; otherwise it asks the service once and prints the password.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "ask-client.h"
 #include "ask-request.h"
 #include "ask-service.h"
+#include "command-table.h"
 #include "exit-status.h"
 #include "log.h"
 #include "path-util.h"
@@ -40,46 +40,58 @@ static const char *arg_listen = NULL;
 static uint64_t arg_message_timeout_usec = ASK_MESSAGE_TIMEOUT_USEC;
 static char *arg_message = NULL;
 
-static void help(void) {
-        printf("Usage: urlboot-ask-password [OPTIONS] [MESSAGE...]\n"
-               "\n"
-               "Ask for a password through the io.systemd.AskPassword Varlink service\n"
-               "(" SYSTEM_ADDRESS "), which systemd 258 has and urlboot adds\n"
-               "to older systemd: the question reaches the system's password agents.\n"
-               "The password is printed on standard output.\n"
-               "\n"
-               "Options:\n"
-               "     --icon=NAME        icon name for graphical agents\n"
-               "     --id=ID            query identifier (e.g. \"cryptsetup:/dev/sda5\")\n"
-               "     --keyname=NAME     kernel keyring key to cache the password in\n"
-               "     --timeout=SEC      give up after SEC seconds (default 90; 0 or\n"
-               "                        \"infinity\": wait forever, as systemd-ask-password)\n"
-               "     --cache-only       only answer from the kernel keyring, never ask\n"
-               "     --echo=yes|no|masked\n"
-               "                        show what is typed, show nothing, or one * per\n"
-               "                        character (default)\n"
-               "  -e                    the same as --echo=yes\n"
-               "     --accept-cached    accept a password cached under --keyname\n"
-               "     --no-push-cache    do not cache the answer under --keyname\n"
-               "     --multiple         print every password, one per line\n"
-               "     --no-output        print nothing (the exit status tells)\n"
-               "  -n                    no newline after the password\n"
-               "     --json             print {\"passwords\":[...]} (errors as Varlink errors)\n"
-               "     --interactive      let polkit ask the caller to authenticate\n"
-               "     --system           ask the system's agents (default)\n"
-               "     --user             ask through the user service\n"
-               "                        ($XDG_RUNTIME_DIR/systemd/io.systemd.AskPassword)\n"
-               "     --address=PATH     the service's socket\n"
-               "  -h --help             this help\n"
-               "     --version          print the version\n"
-               "\n"
-               "Service mode (socket activation, or --listen=PATH for testing):\n"
-               "     --listen=PATH      listen on PATH and serve each connection\n"
-               "     --message-timeout=SEC\n"
-               "                        close a connection that sends no whole message,\n"
-               "                        or leaves a reply unread, for SEC seconds (default 30)\n"
-               "     --no-tty           accepted for systemd's unit files; never uses a TTY\n");
-}
+enum {
+        ARG_ICON = 0x100, ARG_ID, ARG_KEYNAME, ARG_TIMEOUT, ARG_CACHE_ONLY, ARG_ECHO, ARG_ACCEPT_CACHED,
+        ARG_NO_PUSH_CACHE, ARG_MULTIPLE, ARG_NO_OUTPUT, ARG_JSON, ARG_INTERACTIVE, ARG_SYSTEM, ARG_USER,
+        ARG_ADDRESS, ARG_LISTEN, ARG_MESSAGE_TIMEOUT, ARG_NO_TTY, ARG_VERSION,
+};
+
+static const OptionRow options[] = {
+        OPTION_ROW_HELP,
+        OPTION_ROW_VERSION(ARG_VERSION),
+        { "icon", 0, ARG_ICON, OPTION_REQUIRED, "NAME", "icon name for graphical agents", NULL },
+        { "id", 0, ARG_ID, OPTION_REQUIRED, "ID", "query identifier (e.g. \"cryptsetup:/dev/sda5\")", NULL },
+        { "keyname", 0, ARG_KEYNAME, OPTION_REQUIRED, "NAME", "kernel keyring key to cache the password in", NULL },
+        { "timeout", 0, ARG_TIMEOUT, OPTION_REQUIRED, "SEC",
+          "give up after SEC seconds (default 90; 0 or\n\"infinity\": wait forever, as systemd-ask-password)", NULL },
+        { "cache-only", 0, ARG_CACHE_ONLY, OPTION_SWITCH, NULL, "only answer from the kernel keyring, never ask", NULL },
+        { "echo", 0, ARG_ECHO, OPTION_OPTIONAL, "yes|no|masked",
+          "show what is typed, show nothing, or one * per\ncharacter (default)", NULL },
+        { NULL, 'e', 'e', OPTION_SWITCH, NULL, "the same as --echo=yes", NULL },
+        { "accept-cached", 0, ARG_ACCEPT_CACHED, OPTION_SWITCH, NULL, "accept a password cached under --keyname", NULL },
+        { "no-push-cache", 0, ARG_NO_PUSH_CACHE, OPTION_SWITCH, NULL, "do not cache the answer under --keyname", NULL },
+        { "multiple", 0, ARG_MULTIPLE, OPTION_SWITCH, NULL, "print every password, one per line", NULL },
+        { "no-output", 0, ARG_NO_OUTPUT, OPTION_SWITCH, NULL, "print nothing (the exit status tells)", NULL },
+        { NULL, 'n', 'n', OPTION_SWITCH, NULL, "no newline after the password", NULL },
+        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "print {\"passwords\":[...]} (errors as Varlink errors)", NULL },
+        { "interactive", 0, ARG_INTERACTIVE, OPTION_SWITCH, NULL, "let polkit ask the caller to authenticate", NULL },
+        { "system", 0, ARG_SYSTEM, OPTION_SWITCH, NULL, "ask the system's agents (default)", NULL },
+        { "user", 0, ARG_USER, OPTION_SWITCH, NULL,
+          "ask through the user service\n($XDG_RUNTIME_DIR/systemd/io.systemd.AskPassword)", NULL },
+        { "address", 0, ARG_ADDRESS, OPTION_REQUIRED, "PATH", "the service's socket", "file" },
+        /* service mode */
+        { "listen", 0, ARG_LISTEN, OPTION_REQUIRED, "PATH",
+          "service mode: listen on PATH and serve each connection", "file" },
+        { "message-timeout", 0, ARG_MESSAGE_TIMEOUT, OPTION_REQUIRED, "SEC",
+          "service mode: close a connection that sends no whole message,\n"
+          "or leaves a reply unread, for SEC seconds (default 30)", NULL },
+        { "no-tty", 0, ARG_NO_TTY, OPTION_SWITCH, NULL, "accepted for systemd's unit files; never uses a TTY", NULL },
+};
+
+static const CommandTable table = {
+        .name = "urlboot-ask-password",
+        .arguments = "[MESSAGE...]",
+        .summary = "Ask for a password through the io.systemd.AskPassword Varlink service\n"
+                   "(" SYSTEM_ADDRESS "), which systemd 258 has and urlboot adds\n"
+                   "to older systemd: the question reaches the system's password agents.\n"
+                   "The password is printed on standard output.\n"
+                   "\n"
+                   "Started by its socket unit (socket activation), or with --listen=PATH for testing,\n"
+                   "it is that service (service mode).",
+        .options = options,
+        .n_options = ELEMENTSOF(options),
+        .max_arguments = ARGUMENTS_ANY,
+};
 
 static int parse_timeout(const char *s, uint64_t *ret) {
         char *end;
@@ -113,59 +125,34 @@ static int parse_echo(const char *s) {
 }
 
 static int join_message(int argc, char *argv[]) {
-        for (int i = optind; i < argc; i++)
-                if (!strextend(&arg_message, i > optind ? " " : "", argv[i], NULL))
+        for (int i = 0; i < argc; i++)
+                if (!strextend(&arg_message, i > 0 ? " " : "", argv[i], NULL))
                         return -ENOMEM;
         return 0;
 }
 
 static int parse_argv(int argc, char *argv[]) {
-        enum {
-                ARG_ICON = 0x100, ARG_ID, ARG_KEYNAME, ARG_TIMEOUT, ARG_CACHE_ONLY, ARG_ECHO, ARG_ACCEPT_CACHED,
-                ARG_NO_PUSH_CACHE, ARG_MULTIPLE, ARG_NO_OUTPUT, ARG_JSON, ARG_INTERACTIVE, ARG_SYSTEM, ARG_USER,
-                ARG_ADDRESS, ARG_LISTEN, ARG_MESSAGE_TIMEOUT, ARG_NO_TTY, ARG_VERSION,
-        };
-        static const struct option options[] = {
-                { "icon", required_argument, NULL, ARG_ICON },
-                { "id", required_argument, NULL, ARG_ID },
-                { "keyname", required_argument, NULL, ARG_KEYNAME },
-                { "timeout", required_argument, NULL, ARG_TIMEOUT },
-                { "cache-only", no_argument, NULL, ARG_CACHE_ONLY },
-                { "echo", optional_argument, NULL, ARG_ECHO },
-                { "accept-cached", no_argument, NULL, ARG_ACCEPT_CACHED },
-                { "no-push-cache", no_argument, NULL, ARG_NO_PUSH_CACHE },
-                { "multiple", no_argument, NULL, ARG_MULTIPLE },
-                { "no-output", no_argument, NULL, ARG_NO_OUTPUT },
-                { "json", no_argument, NULL, ARG_JSON },
-                { "interactive", no_argument, NULL, ARG_INTERACTIVE },
-                { "system", no_argument, NULL, ARG_SYSTEM },
-                { "user", no_argument, NULL, ARG_USER },
-                { "address", required_argument, NULL, ARG_ADDRESS },
-                { "listen", required_argument, NULL, ARG_LISTEN },
-                { "message-timeout", required_argument, NULL, ARG_MESSAGE_TIMEOUT },
-                { "no-tty", no_argument, NULL, ARG_NO_TTY },
-                { "help", no_argument, NULL, 'h' },
-                { "version", no_argument, NULL, ARG_VERSION },
-                {},
-        };
-        int c;
+        OptionParser p;
+        char **args;
+        int nargs, c = 0, r = 1;
 
-        while ((c = getopt_long(argc, argv, "hen", options, NULL)) >= 0)
+        if (option_parser_init(&p, &table, argc, argv) < 0)
+                return log_oom();
+        while (r > 0 && (c = option_next(&p)) > 0)
                 switch (c) {
                 case ARG_ICON:
-                        arg_client.icon = optarg;
+                        arg_client.icon = p.argument;
                         break;
                 case ARG_ID:
-                        arg_client.id = optarg;
+                        arg_client.id = p.argument;
                         break;
                 case ARG_KEYNAME:
-                        arg_client.keyname = optarg;
+                        arg_client.keyname = p.argument;
                         break;
                 case ARG_TIMEOUT:
-                        if (parse_timeout(optarg, &arg_client.timeout_usec) < 0) {
-                                log_error("--timeout= takes seconds or \"infinity\", not '%s'.", optarg);
-                                return -EINVAL;
-                        }
+                        if (parse_timeout(p.argument, &arg_client.timeout_usec) < 0)
+                                r = log_usage_error("--timeout= takes seconds or \"infinity\", not '%s'.",
+                                                    p.argument);
                         break;
                 case ARG_CACHE_ONLY:
                         arg_cache_only = true;
@@ -174,10 +161,8 @@ static int parse_argv(int argc, char *argv[]) {
                         arg_client.echo = ASK_ECHO_ON;
                         break;
                 case ARG_ECHO:
-                        if (parse_echo(optarg) < 0) {
-                                log_error("--echo= takes yes, no or masked, not '%s'.", optarg);
-                                return -EINVAL;
-                        }
+                        if (parse_echo(p.argument) < 0)
+                                r = log_usage_error("--echo= takes yes, no or masked, not '%s'.", p.argument);
                         break;
                 case ARG_ACCEPT_CACHED:
                         arg_client.accept_cached = true;
@@ -207,30 +192,35 @@ static int parse_argv(int argc, char *argv[]) {
                         arg_user = true;
                         break;
                 case ARG_ADDRESS:
-                        arg_client.address = optarg;
+                        arg_client.address = p.argument;
                         break;
                 case ARG_LISTEN:
-                        arg_listen = optarg;
+                        arg_listen = p.argument;
                         break;
                 case ARG_MESSAGE_TIMEOUT:
-                        if (parse_timeout(optarg, &arg_message_timeout_usec) < 0) {
-                                log_error("--message-timeout= takes seconds or \"infinity\", not '%s'.", optarg);
-                                return -EINVAL;
-                        }
+                        if (parse_timeout(p.argument, &arg_message_timeout_usec) < 0)
+                                r = log_usage_error("--message-timeout= takes seconds or \"infinity\", not '%s'.",
+                                                    p.argument);
                         break;
                 case ARG_NO_TTY:
                         break;
                 case 'h':
-                        help();
-                        return 0;
+                        r = command_table_help(&table, stdout);
+                        break;
                 case ARG_VERSION:
                         puts("urlboot-ask-password " URLBOOT_VERSION);
-                        return 0;
-                default:
-                        return -EINVAL;
+                        r = 0;
+                        break;
                 }
+        if (r > 0 && c < 0)
+                r = c;
+        if (r > 0)
+                r = option_parser_arguments(&p, &nargs, &args) < 0 ? -EUSAGE : 1;
+        option_parser_done(&p);
+        if (r <= 0)
+                return r;
 
-        if (join_message(argc, argv) < 0)
+        if (join_message(nargs, args) < 0)
                 return log_oom();
         arg_client.message = arg_message;
         if (!arg_client.message && arg_client.echo == ASK_ECHO_ON)
@@ -290,10 +280,13 @@ int main(int argc, char *argv[]) {
         int r;
 
         log_set_program("urlboot-ask-password");
+        /* also answered by option_next(), but there its id (-2) reads as the end of the options */
+        if (command_table_dump_requested(argc, argv, (const CommandTable *[]) { &table }, 1))
+                return EXIT_SUCCESS;
         r = parse_argv(argc, argv);
         if (r <= 0) {
                 free(arg_message);
-                return r < 0 ? EXIT_USAGE : EXIT_SUCCESS;
+                return r == -ENOMEM ? EXIT_FAILURE : r < 0 ? EXIT_USAGE : EXIT_SUCCESS;
         }
 
         if (arg_listen || getenv("LISTEN_FDS")) {
