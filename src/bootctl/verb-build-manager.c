@@ -231,8 +231,7 @@ const CommandTable verb_build_manager_table = {
                    "Default boot manager: " DEFAULT_MANAGER ".",
         .options = build_manager_options,
         .n_options = ELEMENTSOF(build_manager_options),
-        /* positional arguments have always been ignored */
-        .max_arguments = ARGUMENTS_ANY,
+        .max_arguments = 0,     /* an extra word is a mistake (--entry=a b), not something to ignore */
 };
 
 /* One option into the arguments: 0, or <0 (logged). */
