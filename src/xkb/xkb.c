@@ -4,11 +4,11 @@
  * urlboot-xkb: give Wayland sessions the keyboard layout localectl set for X11.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "command-table.h"
 #include "exit-status.h"
 #include "fileio.h"
 #include "json-writer.h"
@@ -27,29 +27,84 @@ static const char *arg_root = "/";
 static bool arg_json = false;
 static Source arg_source = SOURCE_AUTO;
 
-static void help(void) {
-        printf("Usage: urlboot-xkb [OPTIONS] COMMAND\n"
-               "\n"
-               "Keep the Wayland keyboard settings (" XKB_ENV_PATH ")\n"
-               "in step with the X11 ones localectl writes (" XKB_X11_PATH ").\n"
-               "\n"
-               "Commands:\n"
-               "  sync                          write the Wayland file from the X11 file\n"
-               "  set LAYOUT [MODEL [VARIANT [OPTIONS]]]\n"
-               "                                write both files (as localectl set-x11-keymap\n"
-               "                                does from systemd 259 on); LAYOUT \"\" clears\n"
-               "  show                          print both settings\n"
-               "\n"
-               "Options:\n"
-               "  --root=DIR     operate on the system below DIR\n"
-               "  --json         machine-readable output (show)\n"
-               "  --source=auto|x11|debian\n"
-               "                 where the keyboard settings live: the X11 file above, or\n"
-               "                 " XKB_DEBIAN_PATH " (Debian's localed uses it);\n"
-               "                 auto: the Debian file when it exists\n"
-               "  -h --help      this help\n"
-               "  --version      print the version\n");
-}
+enum { ARG_ROOT = 0x100, ARG_JSON, ARG_SOURCE, ARG_VERSION };
+
+#define ROW_ROOT { "root", 0, ARG_ROOT, OPTION_REQUIRED, "DIR", "operate on the system below DIR", "dir" }
+#define ROW_JSON(help) { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, (help), NULL }
+#define ROW_SOURCE { "source", 0, ARG_SOURCE, OPTION_REQUIRED, "auto|x11|debian",                   \
+                     "where the keyboard settings live: the X11 file\n"                              \
+                     "(" XKB_X11_PATH ") or\n"                                                       \
+                     XKB_DEBIAN_PATH " (Debian's localed uses it);\n"                                \
+                     "auto: the Debian file when it exists", NULL }
+
+/* Options may come before or after the command (getopt moves them to the front), so this table takes
+ * them all; a command's table lists those that matter to it (its --help, the completion) and counts its
+ * arguments. */
+static const OptionRow xkb_options[] = {
+        OPTION_ROW_HELP,
+        OPTION_ROW_VERSION(ARG_VERSION),
+        ROW_ROOT,
+        ROW_JSON("machine-readable output (show)"),
+        ROW_SOURCE,
+};
+
+static const CommandTable xkb_table = {
+        .name = "urlboot-xkb",
+        .arguments = "COMMAND [ARGUMENTS...]",
+        .summary = "Keep the Wayland keyboard settings (" XKB_ENV_PATH ")\n"
+                   "in step with the X11 ones localectl writes (" XKB_X11_PATH ").\n"
+                   "\n"
+                   "Commands:\n"
+                   "  sync                          write the Wayland file from the X11 file\n"
+                   "  set LAYOUT [MODEL [VARIANT [OPTIONS]]]\n"
+                   "                                write both files (as localectl set-x11-keymap\n"
+                   "                                does from systemd 259 on); LAYOUT \"\" clears\n"
+                   "  show                          print both settings\n"
+                   "\n"
+                   "Run 'urlboot-xkb COMMAND --help' for a command's options.",
+        .options = xkb_options,
+        .n_options = ELEMENTSOF(xkb_options),
+        .max_arguments = ARGUMENTS_ANY,
+        .complete_arguments = "verbs",
+};
+
+static const OptionRow sync_options[] = {
+        OPTION_ROW_HELP,
+        ROW_ROOT,
+        ROW_SOURCE,
+};
+
+static const CommandTable sync_table = {
+        .name = "urlboot-xkb sync",
+        .summary = "Write the Wayland file (" XKB_ENV_PATH ") from the X11 file\n"
+                   "(" XKB_X11_PATH ", or " XKB_DEBIAN_PATH ": see --source=).",
+        .options = sync_options,
+        .n_options = ELEMENTSOF(sync_options),
+};
+
+static const CommandTable set_table = {
+        .name = "urlboot-xkb set",
+        .arguments = "LAYOUT [MODEL [VARIANT [OPTIONS]]]",
+        .summary = "Write both files (as localectl set-x11-keymap does from systemd 259 on); LAYOUT \"\" clears.",
+        .options = sync_options,
+        .n_options = ELEMENTSOF(sync_options),
+        .min_arguments = 1,
+        .max_arguments = 4,
+};
+
+static const OptionRow show_options[] = {
+        OPTION_ROW_HELP,
+        ROW_ROOT,
+        ROW_JSON("machine-readable output"),
+        ROW_SOURCE,
+};
+
+static const CommandTable show_table = {
+        .name = "urlboot-xkb show",
+        .summary = "Print both settings and whether they are in sync.",
+        .options = show_options,
+        .n_options = ELEMENTSOF(show_options),
+};
 
 static char *root_path(const char *path) {
         return streq(arg_root, "/") ? strdup(path) : path_join(arg_root, path);
@@ -146,7 +201,7 @@ static int write_env_file(const XkbConfig *c, Source source) {
         return write_if_changed(XKB_ENV_PATH, text);
 }
 
-static int verb_sync(void) {
+static int verb_sync(int argc, char *argv[]) {
         Source source = pick_source();
         XkbConfig c;
         const char *bad;
@@ -244,10 +299,8 @@ static int verb_set(int argc, char *argv[]) {
         int r;
 
         bad = xkb_config_find_unsafe(&c);
-        if (bad) {
-                log_error("The %s must not contain quotes, backslashes, \"$\" or control characters.", bad);
-                return -EINVAL;
-        }
+        if (bad)
+                return log_usage_error("The %s must not contain quotes, backslashes, \"$\" or control characters.", bad);
 
         if (!xkb_config_is_empty(&c))
                 warn_unknown_names(&c);
@@ -295,7 +348,7 @@ static void print_config_text(const char *title, const char *path, const XkbConf
                c->variant ?: "", c->options ?: "");
 }
 
-static int verb_show(void) {
+static int verb_show(int argc, char *argv[]) {
         Source source = pick_source();
         XkbConfig x11, env;
         bool in_sync;
@@ -334,72 +387,127 @@ static int verb_show(void) {
         return 0;
 }
 
+typedef struct Verb {
+        const char *name;
+        const CommandTable *table;
+        int (*run)(int argc, char *argv[]);     /* the arguments after the command's name; -EUSAGE: exit 2 */
+} Verb;
+
+static const Verb verbs[] = {
+        { "sync", &sync_table, verb_sync },
+        { "set", &set_table, verb_set },
+        { "show", &show_table, verb_show },
+};
+
+static const Verb *verb_find(const char *name) {
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (streq(name, verbs[i].name))
+                        return verbs + i;
+        return NULL;
+}
+
+/* --help: the command's table when the command line names one, else urlboot-xkb's. */
+static void help(int argc, char *argv[]) {
+        for (int i = 1; i < argc; i++)
+                if (verb_find(argv[i])) {
+                        command_table_help(verb_find(argv[i])->table, stdout);
+                        return;
+                }
+        command_table_help(&xkb_table, stdout);
+}
+
+/* A command's arguments (argv[0] its name) against its table's count. Its options went with the command
+ * line's: "--" keeps the rest from being read as options again. */
+static int verb_arguments(const CommandTable *table, int argc, char *argv[]) {
+        _cleanup_free_ char **v = calloc(argc + 2, sizeof *v);
+        OptionParser p;
+        char **args;
+        int n, r;
+
+        if (!v)
+                return log_oom();
+        v[0] = argv[0];
+        v[1] = (char *) "--";
+        memcpy(v + 2, argv + 1, (argc - 1) * sizeof *v);
+        if (option_parser_init(&p, table, argc + 1, v) < 0)
+                return log_oom();
+        r = option_next(&p);
+        if (r == 0)
+                r = option_parser_arguments(&p, &n, &args);
+        option_parser_done(&p);
+        return r;
+}
+
+/* --dump-table: urlboot-xkb's own options, then each command's. */
+static bool dump_tables(int argc, char *argv[]) {
+        const CommandTable *tables[ELEMENTSOF(verbs) + 1] = { &xkb_table };
+
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                tables[i + 1] = verbs[i].table;
+        return command_table_dump_requested(argc, argv, tables, ELEMENTSOF(tables));
+}
+
 int main(int argc, char *argv[]) {
-        enum { ARG_ROOT = 0x100, ARG_JSON, ARG_SOURCE, ARG_VERSION };
-        static const struct option options[] = {
-                { "source", required_argument, NULL, ARG_SOURCE },
-                { "root", required_argument, NULL, ARG_ROOT },
-                { "json", no_argument, NULL, ARG_JSON },
-                { "help", no_argument, NULL, 'h' },
-                { "version", no_argument, NULL, ARG_VERSION },
-                {},
-        };
-        const char *verb;
-        int c, r;
+        const Verb *verb;
+        OptionParser p;
+        char **args;
+        int nargs, c = 0, r = 0;
 
         log_set_program("urlboot-xkb");
+        if (dump_tables(argc, argv))
+                return EXIT_SUCCESS;
 
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+        if (option_parser_init(&p, &xkb_table, argc, argv) < 0)
+                return log_oom(), EXIT_FAILURE;
+        while (r == 0 && (c = option_next(&p)) > 0)
                 switch (c) {
                 case ARG_ROOT:
-                        if (!path_is_absolute(optarg)) {
-                                log_error("--root= needs an absolute path, not '%s'.", optarg);
-                                return EXIT_USAGE;
-                        }
-                        arg_root = optarg;
+                        if (!path_is_absolute(p.argument))
+                                r = log_usage_error("--root= needs an absolute path, not '%s'.", p.argument);
+                        else
+                                arg_root = p.argument;
                         break;
                 case ARG_JSON:
                         arg_json = true;
                         break;
                 case ARG_SOURCE:
-                        if (streq(optarg, "auto"))
+                        if (streq(p.argument, "auto"))
                                 arg_source = SOURCE_AUTO;
-                        else if (streq(optarg, "x11"))
+                        else if (streq(p.argument, "x11"))
                                 arg_source = SOURCE_X11;
-                        else if (streq(optarg, "debian"))
+                        else if (streq(p.argument, "debian"))
                                 arg_source = SOURCE_DEBIAN;
-                        else {
-                                log_error("--source= takes auto, x11 or debian, not '%s'.", optarg);
-                                return EXIT_USAGE;
-                        }
+                        else
+                                r = log_usage_error("--source= takes auto, x11 or debian, not '%s'.", p.argument);
                         break;
                 case 'h':
-                        help();
-                        return EXIT_SUCCESS;
+                        help(argc, argv);
+                        r = 1;
+                        break;
                 case ARG_VERSION:
                         puts("urlboot-xkb " URLBOOT_VERSION);
-                        return EXIT_SUCCESS;
-                default:
-                        return EXIT_USAGE;
+                        r = 1;
+                        break;
                 }
+        if (r == 0)
+                r = c < 0 ? c : option_parser_arguments(&p, &nargs, &args);
+        option_parser_done(&p);
+        if (r != 0)
+                return r > 0 ? EXIT_SUCCESS : EXIT_USAGE;
 
-        if (optind >= argc) {
+        if (nargs == 0) {
                 log_error("Missing command: sync, set or show (see --help).");
                 return EXIT_USAGE;
         }
-        verb = argv[optind++];
-
-        if (streq(verb, "sync") && optind == argc)
-                r = verb_sync();
-        else if (streq(verb, "show") && optind == argc)
-                r = verb_show();
-        else if (streq(verb, "set") && argc - optind >= 1 && argc - optind <= 4) {
-                r = verb_set(argc - optind, argv + optind);
-                if (r == -EINVAL)
-                        return EXIT_USAGE;
-        } else {
-                log_error("Unknown command or wrong number of arguments: '%s' (see --help).", verb);
+        verb = verb_find(args[0]);
+        if (!verb) {
+                log_error("Unknown command '%s' (see --help).", args[0]);
                 return EXIT_USAGE;
         }
-        return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+        r = verb_arguments(verb->table, nargs, args);
+        if (r < 0)
+                return r == -ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
+
+        r = verb->run(nargs - 1, args + 1);
+        return r == -EUSAGE ? EXIT_USAGE : r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
