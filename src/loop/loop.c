@@ -4,11 +4,11 @@
  * urlboot-loop: attach image files to loop devices that carry a reference name.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "command-table.h"
 #include "exit-status.h"
 #include "json-writer.h"
 #include "log.h"
@@ -16,26 +16,86 @@
 #include "path-util.h"
 #include "string-util.h"
 
-static void help(void) {
-        printf("Usage: urlboot-loop attach [--ref=REF | --ref-auto] [--read-only] [--direct-io=auto|yes|no]\n"
-               "                           [--force] FILE\n"
-               "       urlboot-loop detach FILE | /dev/loopN\n"
-               "       urlboot-loop list [--json]\n"
-               "\n"
-               "attach prints the loop device. The reference (REF, or with --ref-auto the file's\n"
-               "name) is what udev links as /dev/disk/by-loop-ref/REF and REF-partN; a loop disk\n"
-               "whose reference is rootdisk or rootdisk.raw provides /dev/gpt-auto-root.\n"
-               "\n"
-               "  --ref=REF            reference name (at most %d bytes)\n"
-               "  --ref-auto           the file's name as reference\n"
-               "  --read-only          attach read-only (also when the file is not writable)\n"
-               "  --direct-io=MODE     bypass the page cache: auto (where supported), yes, no\n"
-               "  --force              attach even if the file is attached already\n"
-               "  --json               list as JSON\n"
-               "  -h --help            this help\n"
-               "     --version         print the version\n",
-               LOOP_REF_MAX);
-}
+enum { ARG_REF = 0x100, ARG_REF_AUTO, ARG_READ_ONLY, ARG_DIRECT_IO, ARG_FORCE, ARG_JSON, ARG_VERSION };
+
+static const OptionRow loop_options[] = {
+        OPTION_ROW_HELP,
+        OPTION_ROW_VERSION(ARG_VERSION),
+};
+
+static const CommandTable loop_table = {
+        .name = "urlboot-loop",
+        .arguments = "COMMAND [ARGUMENTS...]",
+        .summary = "Attach image files to loop devices that carry a reference name:\n"
+                   "  attach [--ref=REF | --ref-auto] [--read-only] [--direct-io=auto|yes|no] [--force] FILE\n"
+                   "  detach FILE | /dev/loopN\n"
+                   "  list [--json]\n"
+                   "\n"
+                   "attach prints the loop device. The reference (REF, or with --ref-auto the file's\n"
+                   "name) is what udev links as /dev/disk/by-loop-ref/REF and REF-partN; a loop disk\n"
+                   "whose reference is rootdisk or rootdisk.raw provides /dev/gpt-auto-root.\n"
+                   "\n"
+                   "Run 'urlboot-loop COMMAND --help' for a command's options.",
+        .options = loop_options,
+        .n_options = ELEMENTSOF(loop_options),
+        .max_arguments = ARGUMENTS_ANY,
+        .complete_arguments = "verbs",
+};
+
+static const OptionRow attach_options[] = {
+        OPTION_ROW_HELP,
+        { "ref", 0, ARG_REF, OPTION_REQUIRED, "REF", "reference name (at most " STRINGIFY(LOOP_REF_MAX) " bytes)",
+          NULL },
+        { "ref-auto", 0, ARG_REF_AUTO, OPTION_SWITCH, NULL, "the file's name as reference", NULL },
+        { "read-only", 0, ARG_READ_ONLY, OPTION_SWITCH, NULL, "attach read-only (also when the file is not writable)",
+          NULL },
+        { "direct-io", 0, ARG_DIRECT_IO, OPTION_REQUIRED, "auto|yes|no",
+          "bypass the page cache: auto (where supported), yes, no", NULL },
+        { "force", 0, ARG_FORCE, OPTION_SWITCH, NULL, "attach even if the file is attached already", NULL },
+};
+
+static const CommandTable attach_table = {
+        .name = "urlboot-loop attach",
+        .arguments = "FILE",
+        .summary = "Attach FILE to a loop device and print the device. The reference (REF, or with\n"
+                   "--ref-auto the file's name) is what udev links as /dev/disk/by-loop-ref/REF and\n"
+                   "REF-partN; a loop disk whose reference is rootdisk or rootdisk.raw provides\n"
+                   "/dev/gpt-auto-root.",
+        .options = attach_options,
+        .n_options = ELEMENTSOF(attach_options),
+        .min_arguments = 1,
+        .max_arguments = 1,
+        .complete_arguments = "file",
+};
+
+static const OptionRow detach_options[] = {
+        OPTION_ROW_HELP,
+};
+
+static const CommandTable detach_table = {
+        .name = "urlboot-loop detach",
+        .arguments = "FILE|/dev/loopN",
+        .summary = "Remove the partitions and release the device, or every device backed by FILE.\n"
+                   "Detaching what is not attached succeeds.",
+        .options = detach_options,
+        .n_options = ELEMENTSOF(detach_options),
+        .min_arguments = 1,
+        .max_arguments = 1,
+        .complete_arguments = "file",
+};
+
+static const OptionRow list_options[] = {
+        OPTION_ROW_HELP,
+        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "list as JSON", NULL },
+};
+
+static const CommandTable list_table = {
+        .name = "urlboot-loop list",
+        .summary = "Show every attached device with its reference, read-only state, partition count\n"
+                   "and backing file.",
+        .options = list_options,
+        .n_options = ELEMENTSOF(list_options),
+};
 
 typedef struct Args {
         LoopAttachOptions attach;
@@ -128,82 +188,115 @@ static int verb_list(const Args *a) {
         return 0;
 }
 
-int main(int argc, char *argv[]) {
-        enum { ARG_REF = 0x100, ARG_REF_AUTO, ARG_READ_ONLY, ARG_DIRECT_IO, ARG_FORCE, ARG_JSON, ARG_VERSION };
-        static const struct option options[] = {
-                { "ref", required_argument, NULL, ARG_REF },
-                { "ref-auto", no_argument, NULL, ARG_REF_AUTO },
-                { "read-only", no_argument, NULL, ARG_READ_ONLY },
-                { "direct-io", required_argument, NULL, ARG_DIRECT_IO },
-                { "force", no_argument, NULL, ARG_FORCE },
-                { "json", no_argument, NULL, ARG_JSON },
-                { "help", no_argument, NULL, 'h' },
-                { "version", no_argument, NULL, ARG_VERSION },
-                {},
-        };
-        Args a = {};
-        const char *verb;
-        int c, r;
+/* One option (its id in the tables above) with its value v (NULL for a switch). @ret 0 or -EUSAGE (logged) */
+static int apply_option(Args *a, int id, const char *v) {
+        switch (id) {
+        case ARG_REF:
+                a->attach.ref = v;
+                break;
+        case ARG_REF_AUTO:
+                a->ref_auto = true;
+                break;
+        case ARG_READ_ONLY:
+                a->attach.read_only = true;
+                break;
+        case ARG_DIRECT_IO:
+                if (streq(v, "auto"))
+                        a->attach.direct_io = DIRECT_IO_AUTO;
+                else if (streq(v, "yes"))
+                        a->attach.direct_io = DIRECT_IO_YES;
+                else if (streq(v, "no"))
+                        a->attach.direct_io = DIRECT_IO_NO;
+                else
+                        return log_usage_error("--direct-io= takes auto, yes or no, not '%s'.", v);
+                break;
+        case ARG_FORCE:
+                a->attach.force = true;
+                break;
+        case ARG_JSON:
+                a->json = true;
+                break;
+        default:
+                return -EUSAGE;
+        }
+        return 0;
+}
 
-        log_set_program("urlboot-loop");
+/*
+ * The options of a table above into a, its positional arguments in *ret_argc, *ret_argv.
+ * @ret 0, 1 after --help or --version, -EUSAGE (logged), -ENOMEM
+ */
+static int parse_options(const CommandTable *table, int argc, char *argv[], Args *a, int *ret_argc, char ***ret_argv) {
+        OptionParser p;
+        int c, r = 0;
 
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+        if (option_parser_init(&p, table, argc, argv) < 0)
+                return log_oom();
+        while (r == 0 && (c = option_next(&p)) > 0)
                 switch (c) {
-                case ARG_REF:
-                        a.attach.ref = optarg;
-                        break;
-                case ARG_REF_AUTO:
-                        a.ref_auto = true;
-                        break;
-                case ARG_READ_ONLY:
-                        a.attach.read_only = true;
-                        break;
-                case ARG_DIRECT_IO:
-                        if (streq(optarg, "auto"))
-                                a.attach.direct_io = DIRECT_IO_AUTO;
-                        else if (streq(optarg, "yes"))
-                                a.attach.direct_io = DIRECT_IO_YES;
-                        else if (streq(optarg, "no"))
-                                a.attach.direct_io = DIRECT_IO_NO;
-                        else {
-                                log_error("--direct-io= takes auto, yes or no, not '%s'.", optarg);
-                                return EXIT_USAGE;
-                        }
-                        break;
-                case ARG_FORCE:
-                        a.attach.force = true;
-                        break;
-                case ARG_JSON:
-                        a.json = true;
-                        break;
                 case 'h':
-                        help();
-                        return EXIT_SUCCESS;
+                        command_table_help(table, stdout);
+                        r = 1;
+                        break;
                 case ARG_VERSION:
                         puts("urlboot-loop " URLBOOT_VERSION);
-                        return EXIT_SUCCESS;
+                        r = 1;
+                        break;
                 default:
+                        r = apply_option(a, c, p.argument);
+                }
+        if (r == 0)
+                r = c < 0 ? c : option_parser_arguments(&p, ret_argc, ret_argv);
+        option_parser_done(&p);
+        return r;
+}
+
+/* --dump-table: urlboot-loop's own options, then each command's. */
+static bool dump_tables(int argc, char *argv[]) {
+        const CommandTable *const tables[] = { &loop_table, &attach_table, &detach_table, &list_table };
+
+        return command_table_dump_requested(argc, argv, tables, ELEMENTSOF(tables));
+}
+
+int main(int argc, char *argv[]) {
+        const CommandTable *table = NULL;
+        char **args = argv + 1;
+        int nargs = argc - 1, r;
+        Args a = {};
+
+        log_set_program("urlboot-loop");
+        if (dump_tables(argc, argv))
+                return EXIT_SUCCESS;
+        /* The command comes first; before it only urlboot-loop's own options (--help, --version). */
+        if (argc < 2 || argv[1][0] == '-') {
+                r = parse_options(&loop_table, argc, argv, &a, &nargs, &args);
+                if (r != 0)
+                        return r > 0 ? EXIT_SUCCESS : r == -EUSAGE ? EXIT_USAGE : EXIT_FAILURE;
+                if (nargs == 0) {
+                        log_error("Missing command: attach, detach or list (see --help).");
                         return EXIT_USAGE;
                 }
+        }
+        table = streq(args[0], "attach") ? &attach_table : streq(args[0], "detach") ? &detach_table :
+                streq(args[0], "list") ? &list_table : NULL;
+        if (!table) {
+                log_error("Unknown command '%s' (see --help).", args[0]);
+                return EXIT_USAGE;
+        }
+        /* the command's options and arguments, its name in args[0] as a program's */
+        r = parse_options(table, nargs, args, &a, &nargs, &args);
+        if (r != 0)
+                return r > 0 ? EXIT_SUCCESS : r == -EUSAGE ? EXIT_USAGE : EXIT_FAILURE;
 
         if (a.ref_auto && a.attach.ref) {
                 log_error("--ref= and --ref-auto exclude each other.");
                 return EXIT_USAGE;
         }
-        if (optind >= argc) {
-                log_error("Missing command: attach, detach or list (see --help).");
-                return EXIT_USAGE;
-        }
-        verb = argv[optind++];
-        if (streq(verb, "attach") && argc - optind == 1)
-                r = verb_attach(&a, argv[optind]);
-        else if (streq(verb, "detach") && argc - optind == 1)
-                r = verb_detach(argv[optind]);
-        else if (streq(verb, "list") && argc == optind)
+        if (table == &attach_table)
+                r = verb_attach(&a, args[0]);
+        else if (table == &detach_table)
+                r = verb_detach(args[0]);
+        else
                 r = verb_list(&a);
-        else {
-                log_error("Unknown command or wrong arguments: '%s' (see --help).", verb);
-                return EXIT_USAGE;
-        }
         return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
