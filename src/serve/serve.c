@@ -5,7 +5,6 @@
  * booted, the boot manager, the images its pull expressions pulled, and disks it is told to, read-only.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include "boot-origin.h"
 #include "catalog.h"
 #include "client-allow.h"
+#include "command-table.h"
 #include "exit-status.h"
 #include "fileio.h"
 #include "http-source.h"
@@ -41,31 +41,46 @@ typedef struct Args {
         char *run_dir;
 } Args;
 
-static void help(void) {
-        printf("Usage: urlboot-serve --listen=ADDRESS:PORT --allow=NETWORK [OPTIONS]\n"
-               "\n"
-               "Serve this machine's boot to other machines over HTTP(S), read-only: the UKI it booted (as it\n"
-               "booted), the boot manager, the images its pull expressions pulled, each at the URL path it came\n"
-               "from, so that a machine booting through this one needs no change to its UKI. And disks, when told.\n"
-               "\n"
-               "  --listen=ADDRESS:PORT  where to listen (repeatable; no default: never every interface)\n"
-               "  --allow=NETWORK        clients that may connect: 10.0.3.0/24, fd00::/8, a host, or \"any\"\n"
-               "                         (repeatable; no default: every other client is refused)\n"
-               "  --tls-cert=FILE        HTTPS with this certificate (PEM) and --tls-key=FILE; without, HTTP\n"
-               "  --tls-key=FILE         its private key (PEM)\n"
-               "  --boot-manager=FILE    the boot manager to serve at LoaderDeviceURL's path\n"
-               "  --disk=FILE[=PATH]     serve a disk or image file read-only at PATH (default /disk/NAME)\n"
-               "  --no-boot              serve only the --disk= ones, not this machine's boot\n"
-               "  --max-connections=N    connections in all (default %u)\n"
-               "  --per-client=N         connections from one address (default %u)\n"
-               "  --idle-timeout=SEC     close a connection silent this long (default %u)\n"
-               "  --max-seconds=SEC      stop an answer that takes longer (default 0: no limit)\n"
-               "  --rate=BYTES           one answer's bytes per second, with K, M, G (default 0: no limit)\n"
-               "  --run-dir=DIR          where /run's files are (default /run)\n"
-               "  -h --help              this help\n"
-               "     --version           print the version\n",
-               64U, 8U, 30U);
-}
+enum { ARG_LISTEN = 0x100, ARG_ALLOW, ARG_TLS_CERT, ARG_TLS_KEY, ARG_BOOT_MANAGER, ARG_DISK, ARG_NO_BOOT,
+       ARG_MAX_CONNECTIONS, ARG_PER_CLIENT, ARG_IDLE_TIMEOUT, ARG_MAX_SECONDS, ARG_RATE, ARG_RUN_DIR, ARG_VERSION };
+
+static const OptionRow serve_options[] = {
+        OPTION_ROW_HELP,
+        OPTION_ROW_VERSION(ARG_VERSION),
+        { "listen", 0, ARG_LISTEN, OPTION_REQUIRED, "ADDRESS:PORT",
+          "where to listen (repeatable; no default: never every interface)", NULL },
+        { "allow", 0, ARG_ALLOW, OPTION_REQUIRED, "NETWORK",
+          "clients that may connect: 10.0.3.0/24, fd00::/8, a host, or \"any\"\n"
+          "(repeatable; no default: every other client is refused)", NULL },
+        { "tls-cert", 0, ARG_TLS_CERT, OPTION_REQUIRED, "FILE",
+          "HTTPS with this certificate (PEM) and --tls-key=FILE; without, HTTP", "file" },
+        { "tls-key", 0, ARG_TLS_KEY, OPTION_REQUIRED, "FILE", "its private key (PEM)", "file" },
+        { "boot-manager", 0, ARG_BOOT_MANAGER, OPTION_REQUIRED, "FILE",
+          "the boot manager to serve at LoaderDeviceURL's path", "file" },
+        { "disk", 0, ARG_DISK, OPTION_REQUIRED, "FILE[=PATH]",
+          "serve a disk or image file read-only at PATH (default /disk/NAME)", "file" },
+        { "no-boot", 0, ARG_NO_BOOT, OPTION_SWITCH, NULL, "serve only the --disk= ones, not this machine's boot",
+          NULL },
+        { "max-connections", 0, ARG_MAX_CONNECTIONS, OPTION_REQUIRED, "N", "connections in all (default 64)", NULL },
+        { "per-client", 0, ARG_PER_CLIENT, OPTION_REQUIRED, "N", "connections from one address (default 8)", NULL },
+        { "idle-timeout", 0, ARG_IDLE_TIMEOUT, OPTION_REQUIRED, "SEC",
+          "close a connection silent this long (default 30)", NULL },
+        { "max-seconds", 0, ARG_MAX_SECONDS, OPTION_REQUIRED, "SEC",
+          "stop an answer that takes longer (default 0: no limit)", NULL },
+        { "rate", 0, ARG_RATE, OPTION_REQUIRED, "BYTES",
+          "one answer's bytes per second, with K, M, G (default 0: no limit)", NULL },
+        { "run-dir", 0, ARG_RUN_DIR, OPTION_REQUIRED, "DIR", "where /run's files are (default /run)", "dir" },
+};
+
+static const CommandTable serve_table = {
+        .name = "urlboot-serve",
+        .summary = "Serve this machine's boot to other machines over HTTP(S), read-only: the UKI it booted (as it\n"
+                   "booted), the boot manager, the images its pull expressions pulled, each at the URL path it came\n"
+                   "from, so that a machine booting through this one needs no change to its UKI. And disks, when told.\n"
+                   "--listen=ADDRESS:PORT and --allow=NETWORK are required.",
+        .options = serve_options,
+        .n_options = ELEMENTSOF(serve_options),
+};
 
 static int parse_unsigned(const char *opt, const char *v, unsigned max, unsigned *ret) {
         char *end;
@@ -81,106 +96,96 @@ static int parse_unsigned(const char *opt, const char *v, unsigned max, unsigned
         return 0;
 }
 
-static int parse_args(int argc, char *argv[], Args *a) {
-        enum { ARG_LISTEN = 0x100, ARG_ALLOW, ARG_TLS_CERT, ARG_TLS_KEY, ARG_BOOT_MANAGER, ARG_DISK, ARG_NO_BOOT,
-               ARG_MAX_CONNECTIONS, ARG_PER_CLIENT, ARG_IDLE_TIMEOUT, ARG_MAX_SECONDS, ARG_RATE, ARG_RUN_DIR,
-               ARG_VERSION };
-        static const struct option options[] = {
-                { "listen", required_argument, NULL, ARG_LISTEN },
-                { "allow", required_argument, NULL, ARG_ALLOW },
-                { "tls-cert", required_argument, NULL, ARG_TLS_CERT },
-                { "tls-key", required_argument, NULL, ARG_TLS_KEY },
-                { "boot-manager", required_argument, NULL, ARG_BOOT_MANAGER },
-                { "disk", required_argument, NULL, ARG_DISK },
-                { "no-boot", no_argument, NULL, ARG_NO_BOOT },
-                { "max-connections", required_argument, NULL, ARG_MAX_CONNECTIONS },
-                { "per-client", required_argument, NULL, ARG_PER_CLIENT },
-                { "idle-timeout", required_argument, NULL, ARG_IDLE_TIMEOUT },
-                { "max-seconds", required_argument, NULL, ARG_MAX_SECONDS },
-                { "rate", required_argument, NULL, ARG_RATE },
-                { "run-dir", required_argument, NULL, ARG_RUN_DIR },
-                { "help", no_argument, NULL, 'h' },
-                { "version", no_argument, NULL, ARG_VERSION },
-                {},
-        };
-        int c, r;
+/* One option (its id in serve_options) with its value v (NULL for a switch). @ret 0, -EINVAL (logged), -ENOMEM */
+static int apply_option(Args *a, int id, const char *v) {
+        int r;
 
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
-                switch (c) {
-                case ARG_LISTEN:
-                        if (a->n_listen >= LISTEN_MAX || socket_address_parse(optarg, 0, &a->listen[a->n_listen]) < 0) {
-                                log_error("--listen= takes ADDRESS:PORT ([ADDRESS]:PORT for IPv6; at most %d), not '%s'.",
-                                          LISTEN_MAX, optarg);
-                                return -EINVAL;
-                        }
-                        a->n_listen++;
-                        break;
-                case ARG_ALLOW:
-                        r = a->n_allow + 2 <= ALLOW_MAX ? client_network_parse(optarg, a->allow + a->n_allow) : -E2BIG;
-                        if (r < 0) {
-                                log_error("--allow= takes a network (10.0.3.0/24, fd00::/8), an address or \"any\", not '%s'.",
-                                          optarg);
-                                return -EINVAL;
-                        }
-                        a->n_allow += (size_t) r;
-                        break;
-                case ARG_TLS_CERT:
-                        a->tls_cert = optarg;
-                        break;
-                case ARG_TLS_KEY:
-                        a->tls_key = optarg;
-                        break;
-                case ARG_BOOT_MANAGER:
-                        a->catalog.boot_manager = optarg;
-                        break;
-                case ARG_DISK:
-                        if (strv_extend(&a->catalog.disks, optarg) < 0)
-                                return log_oom();
-                        break;
-                case ARG_NO_BOOT:
-                        a->catalog.boot = false;
-                        break;
-                case ARG_MAX_CONNECTIONS:
-                        if (parse_unsigned("max-connections", optarg, 4096, &a->limits.max_connections) < 0)
-                                return -EINVAL;
-                        break;
-                case ARG_PER_CLIENT:
-                        if (parse_unsigned("per-client", optarg, 4096, &a->limits.per_client) < 0)
-                                return -EINVAL;
-                        break;
-                case ARG_IDLE_TIMEOUT:
-                        if (parse_unsigned("idle-timeout", optarg, 86400, &a->limits.idle_timeout) < 0)
-                                return -EINVAL;
-                        break;
-                case ARG_MAX_SECONDS:
-                        if (parse_unsigned("max-seconds", optarg, 864000, &a->limits.max_seconds) < 0)
-                                return -EINVAL;
-                        break;
-                case ARG_RATE:
-                        if (parse_size(optarg, &a->limits.rate) < 0) {
-                                log_error("--rate= takes bytes per second (with K, M, G), not '%s'.", optarg);
-                                return -EINVAL;
-                        }
-                        break;
-                case ARG_RUN_DIR:
-                        free(a->run_dir);
-                        a->run_dir = strdup(optarg);
-                        if (!a->run_dir)
-                                return log_oom();
-                        break;
-                case 'h':
-                        help();
-                        return 0;
-                case ARG_VERSION:
-                        printf("urlboot-serve " URLBOOT_VERSION "\n");
-                        return 0;
-                default:
+        switch (id) {
+        case ARG_LISTEN:
+                if (a->n_listen >= LISTEN_MAX || socket_address_parse(v, 0, &a->listen[a->n_listen]) < 0) {
+                        log_error("--listen= takes ADDRESS:PORT ([ADDRESS]:PORT for IPv6; at most %d), not '%s'.",
+                                  LISTEN_MAX, v);
                         return -EINVAL;
                 }
-        if (optind < argc) {
-                log_error("urlboot-serve takes no arguments, only options ('%s'; see --help).", argv[optind]);
+                a->n_listen++;
+                break;
+        case ARG_ALLOW:
+                r = a->n_allow + 2 <= ALLOW_MAX ? client_network_parse(v, a->allow + a->n_allow) : -E2BIG;
+                if (r < 0) {
+                        log_error("--allow= takes a network (10.0.3.0/24, fd00::/8), an address or \"any\", not '%s'.",
+                                  v);
+                        return -EINVAL;
+                }
+                a->n_allow += (size_t) r;
+                break;
+        case ARG_TLS_CERT:
+                a->tls_cert = v;
+                break;
+        case ARG_TLS_KEY:
+                a->tls_key = v;
+                break;
+        case ARG_BOOT_MANAGER:
+                a->catalog.boot_manager = v;
+                break;
+        case ARG_DISK:
+                if (strv_extend(&a->catalog.disks, v) < 0)
+                        return log_oom();
+                break;
+        case ARG_NO_BOOT:
+                a->catalog.boot = false;
+                break;
+        case ARG_MAX_CONNECTIONS:
+                return parse_unsigned("max-connections", v, 4096, &a->limits.max_connections);
+        case ARG_PER_CLIENT:
+                return parse_unsigned("per-client", v, 4096, &a->limits.per_client);
+        case ARG_IDLE_TIMEOUT:
+                return parse_unsigned("idle-timeout", v, 86400, &a->limits.idle_timeout);
+        case ARG_MAX_SECONDS:
+                return parse_unsigned("max-seconds", v, 864000, &a->limits.max_seconds);
+        case ARG_RATE:
+                if (parse_size(v, &a->limits.rate) < 0) {
+                        log_error("--rate= takes bytes per second (with K, M, G), not '%s'.", v);
+                        return -EINVAL;
+                }
+                break;
+        case ARG_RUN_DIR:
+                free(a->run_dir);
+                a->run_dir = strdup(v);
+                if (!a->run_dir)
+                        return log_oom();
+                break;
+        default:
                 return -EINVAL;
         }
+        return 0;
+}
+
+/* @ret 1: serve, 0: done (--help, --version), negative: a usage error (logged) */
+static int parse_args(int argc, char *argv[], Args *a) {
+        OptionParser p;
+        char **args;
+        int nargs, c, r = 0;
+
+        if (option_parser_init(&p, &serve_table, argc, argv) < 0)
+                return log_oom();
+        while ((c = option_next(&p)) > 0) {
+                if (c == 'h' || c == ARG_VERSION) {
+                        if (c == 'h')
+                                command_table_help(&serve_table, stdout);
+                        else
+                                puts("urlboot-serve " URLBOOT_VERSION);
+                        option_parser_done(&p);
+                        return 0;
+                }
+                r = apply_option(a, c, p.argument);
+                if (r < 0)
+                        break;
+        }
+        if (r >= 0)
+                r = c < 0 ? c : option_parser_arguments(&p, &nargs, &args);
+        option_parser_done(&p);
+        if (r < 0)
+                return r;
         if (a->n_listen == 0 || a->n_allow == 0) {
                 log_error("Say where to listen (--listen=ADDRESS:PORT) and whom to serve (--allow=NETWORK): "
                           "urlboot-serve has no default for either.");
@@ -237,6 +242,8 @@ int main(int argc, char *argv[]) {
         int r;
 
         log_set_program("urlboot-serve");
+        if (command_table_dump_requested(argc, argv, (const CommandTable *const[]) { &serve_table }, 1))
+                return EXIT_SUCCESS;
         r = parse_args(argc, argv, &a);
         if (r <= 0) {
                 args_done(&a);
