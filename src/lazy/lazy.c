@@ -4,13 +4,13 @@
  * urlboot-lazy: boot from a disk image before its download ends (attach, status, check-verity).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "command-table.h"
 #include "error-buf.h"
 #include "exit-status.h"
 #include "initrd.h"
@@ -26,42 +26,146 @@
 #include "tls-ca.h"
 #include "verity-check.h"
 
-static void help(void) {
-        printf("Usage: urlboot-lazy attach [OPTIONS] [--roothash=HEX] [--usrhash=HEX | --no-verity] URL IMAGE\n"
-               "       urlboot-lazy status [--json] [NAME...]\n"
-               "       urlboot-lazy check-verity [--roothash=HEX] [--usrhash=HEX] DISK\n"
-               "       urlboot-lazy serve URL SOCKET\n"
-               "\n"
-               "attach serves the disk image at URL as a block device at once (nbdkit, nbd) and copies\n"
-               "it to IMAGE (e.g. /run/machines/rootdisk.raw) in the background over a second NBD\n"
-               "connection, holes and all-zero blocks left out. The device is a loop device whose\n"
-               "reference is IMAGE's file name, as urlboot-loop makes them. It keeps running, also\n"
-               "across the switch to the real root, until the copy is complete; then it serves IMAGE\n"
-               "alone and the network is no longer needed. The image must carry the verity partitions\n"
-               "roothash=/usrhash= name (dm-verity checks every block), unless --no-verity.\n"
-               "\n"
-               "status shows each lazy disk: copying or local, progress, bytes fetched, timeline.\n"
-               "check-verity checks DISK (a device or an image file) against the pinned hashes.\n"
-               "serve runs nbdkit on SOCKET as attach does, in the foreground (tests, debugging).\n"
-               "\n"
-               "  --roothash=HEX       the root file system's verity root hash\n"
-               "  --usrhash=HEX        the /usr file system's verity root hash\n"
-               "  --no-verity          attach without a pinned hash (verify=no)\n"
-               "  --connections=N      the kernel's NBD connections for the boot's reads (default %u)\n"
-               "  --request-size=SIZE  largest request to the network (default 1M)\n"
-               "  --copy-now           copy at once (default: in the initrd, once the root is mounted)\n"
-               "  --unit=NAME          the unit to keep for the real root's systemd (the generator passes %%n)\n"
-               "  --retries=N          tries of one HTTP request before a read fails (default %u)\n"
-               "  --retry-delay=SEC    seconds between tries (default %u)\n"
-               "  --timeout=SEC        seconds for one HTTP request (default %u)\n"
-               "  --state-dir=DIR      where state files are (default " LAZY_STATE_DIR ")\n"
-               "  --ca=FILE            the CA (PEM) an https server must have a certificate from\n"
-               "                       (default " URLBOOT_TLS_CA_PATH " when it exists, else the system's)\n"
-               "  --json               status as JSON\n"
-               "  -h --help            this help\n"
-               "     --version         print the version\n",
-               LAZY_CONNECTIONS_DEFAULT, NBDKIT_RETRIES_DEFAULT, NBDKIT_RETRY_DELAY_DEFAULT, NBDKIT_TIMEOUT_DEFAULT);
-}
+enum { ARG_ROOTHASH = 0x100, ARG_USRHASH, ARG_NO_VERITY, ARG_UNIT, ARG_CONNECTIONS, ARG_REQUEST_SIZE, ARG_COPY_NOW,
+       ARG_RETRIES, ARG_RETRY_DELAY, ARG_TIMEOUT, ARG_STATE_DIR, ARG_CA, ARG_JSON, ARG_VERSION };
+
+/* Rows more than one command takes. */
+#define ROW_ROOTHASH { "roothash", 0, ARG_ROOTHASH, OPTION_REQUIRED, "HEX", \
+                       "the root file system's verity root hash", NULL }
+#define ROW_USRHASH { "usrhash", 0, ARG_USRHASH, OPTION_REQUIRED, "HEX", \
+                      "the /usr file system's verity root hash", NULL }
+#define ROW_RETRIES { "retries", 0, ARG_RETRIES, OPTION_REQUIRED, "N", \
+                      "tries of one HTTP request before a read fails (default " STRINGIFY(NBDKIT_RETRIES_DEFAULT) ")", \
+                      NULL }
+#define ROW_RETRY_DELAY { "retry-delay", 0, ARG_RETRY_DELAY, OPTION_REQUIRED, "SEC", \
+                          "seconds between tries (default " STRINGIFY(NBDKIT_RETRY_DELAY_DEFAULT) ")", NULL }
+#define ROW_TIMEOUT { "timeout", 0, ARG_TIMEOUT, OPTION_REQUIRED, "SEC", \
+                      "seconds for one HTTP request (default " STRINGIFY(NBDKIT_TIMEOUT_DEFAULT) ")", NULL }
+#define ROW_STATE_DIR { "state-dir", 0, ARG_STATE_DIR, OPTION_REQUIRED, "DIR", \
+                        "where state files are (default " LAZY_STATE_DIR ")", "dir" }
+#define ROW_CA { "ca", 0, ARG_CA, OPTION_REQUIRED, "FILE", \
+                 "the CA (PEM) an https server must have a certificate from\n" \
+                 "(default " URLBOOT_TLS_CA_PATH " when it exists, else the system's)", "file" }
+
+static const OptionRow lazy_options[] = {
+        OPTION_ROW_HELP,
+        OPTION_ROW_VERSION(ARG_VERSION),
+};
+
+static const CommandTable lazy_table = {
+        .name = "urlboot-lazy",
+        .arguments = "COMMAND [ARGUMENTS...]",
+        .summary = "Boot from a disk image before its download ends:\n"
+                   "  attach [OPTIONS...] [--roothash=HEX] [--usrhash=HEX | --no-verity] URL IMAGE\n"
+                   "  status [--json] [NAME...]\n"
+                   "  check-verity [--roothash=HEX] [--usrhash=HEX] DISK\n"
+                   "  serve [OPTIONS...] URL SOCKET\n"
+                   "\n"
+                   "attach serves the disk image at URL as a block device at once (nbdkit, nbd) and copies\n"
+                   "it to IMAGE (e.g. /run/machines/rootdisk.raw) in the background over a second NBD\n"
+                   "connection, holes and all-zero blocks left out. The device is a loop device whose\n"
+                   "reference is IMAGE's file name, as urlboot-loop makes them. It keeps running, also\n"
+                   "across the switch to the real root, until the copy is complete; then it serves IMAGE\n"
+                   "alone and the network is no longer needed. The image must carry the verity partitions\n"
+                   "roothash=/usrhash= name (dm-verity checks every block), unless --no-verity.\n"
+                   "\n"
+                   "status shows each lazy disk: copying or local, progress, bytes fetched, timeline.\n"
+                   "check-verity checks DISK (a device or an image file) against the pinned hashes.\n"
+                   "serve runs nbdkit on SOCKET as attach does, in the foreground (tests, debugging).\n"
+                   "\n"
+                   "Run 'urlboot-lazy COMMAND --help' for a command's options.",
+        .options = lazy_options,
+        .n_options = ELEMENTSOF(lazy_options),
+        .max_arguments = ARGUMENTS_ANY,
+        .complete_arguments = "verbs",
+};
+
+static const OptionRow attach_options[] = {
+        OPTION_ROW_HELP,
+        ROW_ROOTHASH,
+        ROW_USRHASH,
+        { "no-verity", 0, ARG_NO_VERITY, OPTION_SWITCH, NULL, "attach without a pinned hash (verify=no)", NULL },
+        { "connections", 0, ARG_CONNECTIONS, OPTION_REQUIRED, "N",
+          "the kernel's NBD connections for the boot's reads (default " STRINGIFY(LAZY_CONNECTIONS_DEFAULT) ")",
+          NULL },
+        { "request-size", 0, ARG_REQUEST_SIZE, OPTION_REQUIRED, "SIZE", "largest request to the network (default 1M)",
+          NULL },
+        { "copy-now", 0, ARG_COPY_NOW, OPTION_SWITCH, NULL,
+          "copy at once (default: in the initrd, once the root is mounted)", NULL },
+        { "unit", 0, ARG_UNIT, OPTION_REQUIRED, "NAME",
+          "the unit to keep for the real root's systemd (the generator passes %n)", NULL },
+        ROW_RETRIES,
+        ROW_RETRY_DELAY,
+        ROW_TIMEOUT,
+        ROW_STATE_DIR,
+        ROW_CA,
+};
+
+static const CommandTable attach_table = {
+        .name = "urlboot-lazy attach",
+        .arguments = "URL IMAGE",
+        .summary = "Serve the disk image at URL as a block device at once (nbdkit, nbd) and copy it to\n"
+                   "IMAGE (e.g. /run/machines/rootdisk.raw) in the background over a second NBD\n"
+                   "connection, holes and all-zero blocks left out. The device is a loop device whose\n"
+                   "reference is IMAGE's file name, as urlboot-loop makes them. It keeps running, also\n"
+                   "across the switch to the real root, until the copy is complete; then it serves IMAGE\n"
+                   "alone and the network is no longer needed. The image must carry the verity partitions\n"
+                   "--roothash=/--usrhash= name (dm-verity checks every block), unless --no-verity.",
+        .options = attach_options,
+        .n_options = ELEMENTSOF(attach_options),
+        .min_arguments = 2,
+        .max_arguments = 2,
+};
+
+static const OptionRow status_options[] = {
+        OPTION_ROW_HELP,
+        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "status as JSON", NULL },
+        ROW_STATE_DIR,
+};
+
+static const CommandTable status_table = {
+        .name = "urlboot-lazy status",
+        .arguments = "[NAME...]",
+        .summary = "Show each lazy disk (or those named): copying or local, progress, bytes fetched, timeline.",
+        .options = status_options,
+        .n_options = ELEMENTSOF(status_options),
+        .max_arguments = ARGUMENTS_ANY,
+};
+
+static const OptionRow check_verity_options[] = {
+        OPTION_ROW_HELP,
+        ROW_ROOTHASH,
+        ROW_USRHASH,
+};
+
+static const CommandTable check_verity_table = {
+        .name = "urlboot-lazy check-verity",
+        .arguments = "DISK",
+        .summary = "Check DISK (a device or an image file) against the pinned hashes.",
+        .options = check_verity_options,
+        .n_options = ELEMENTSOF(check_verity_options),
+        .min_arguments = 1,
+        .max_arguments = 1,
+        .complete_arguments = "file",
+};
+
+static const OptionRow serve_options[] = {
+        OPTION_ROW_HELP,
+        ROW_RETRIES,
+        ROW_RETRY_DELAY,
+        ROW_TIMEOUT,
+        ROW_CA,
+};
+
+static const CommandTable serve_table = {
+        .name = "urlboot-lazy serve",
+        .arguments = "URL SOCKET",
+        .summary = "Run nbdkit on SOCKET as attach does, in the foreground (tests, debugging).",
+        .options = serve_options,
+        .n_options = ELEMENTSOF(serve_options),
+        .min_arguments = 2,
+        .max_arguments = 2,
+};
 
 typedef struct Args {
         LazyOptions lazy;
@@ -88,106 +192,97 @@ static int parse_unsigned(const char *opt, const char *v, unsigned *ret) {
         return 0;
 }
 
-static int parse_args(int argc, char *argv[], Args *a) {
-        enum { ARG_ROOTHASH = 0x100, ARG_USRHASH, ARG_NO_VERITY, ARG_UNIT, ARG_CONNECTIONS, ARG_REQUEST_SIZE, ARG_COPY_NOW,
-               ARG_RETRIES, ARG_RETRY_DELAY, ARG_TIMEOUT, ARG_STATE_DIR, ARG_CA, ARG_JSON, ARG_VERSION };
-        static const struct option options[] = {
-                { "roothash", required_argument, NULL, ARG_ROOTHASH },
-                { "usrhash", required_argument, NULL, ARG_USRHASH },
-                { "no-verity", no_argument, NULL, ARG_NO_VERITY },
-                { "unit", required_argument, NULL, ARG_UNIT },
-                { "connections", required_argument, NULL, ARG_CONNECTIONS },
-                { "request-size", required_argument, NULL, ARG_REQUEST_SIZE },
-                { "copy-now", no_argument, NULL, ARG_COPY_NOW },
-                { "retries", required_argument, NULL, ARG_RETRIES },
-                { "retry-delay", required_argument, NULL, ARG_RETRY_DELAY },
-                { "timeout", required_argument, NULL, ARG_TIMEOUT },
-                { "state-dir", required_argument, NULL, ARG_STATE_DIR },
-                { "ca", required_argument, NULL, ARG_CA },
-                { "json", no_argument, NULL, ARG_JSON },
-                { "help", no_argument, NULL, 'h' },
-                { "version", no_argument, NULL, ARG_VERSION },
-                {},
-        };
-        int c;
-
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
-                switch (c) {
-                case ARG_ROOTHASH:
-                case ARG_USRHASH:
-                        if (!hash_is_valid(optarg)) {
-                                log_error("--%s= takes a lowercase hexadecimal hash of 128 to 512 bits, not '%s'.",
-                                          c == ARG_ROOTHASH ? "roothash" : "usrhash", optarg);
-                                return -EINVAL;
-                        }
-                        *(c == ARG_ROOTHASH ? &a->lazy.roothash : &a->lazy.usrhash) = optarg;
-                        break;
-                case ARG_NO_VERITY:
-                        a->lazy.no_verity = true;
-                        break;
-                case ARG_UNIT:
-                        if (!lazy_keep_unit_name_valid(optarg)) {
-                                log_error("--unit= takes a service's name (NAME.service), not '%s'.", optarg);
-                                return -EINVAL;
-                        }
-                        a->lazy.unit = optarg;
-                        break;
-                case ARG_CONNECTIONS:
-                        if (parse_unsigned("connections", optarg, &a->lazy.connections) < 0)
-                                return -EINVAL;
-                        if (a->lazy.connections < 1 || a->lazy.connections > 16) {
-                                log_error("--connections= takes 1 to 16, not %s.", optarg);
-                                return -EINVAL;
-                        }
-                        break;
-                case ARG_REQUEST_SIZE:
-                        if (parse_size(optarg, &a->lazy.request_size) < 0 || a->lazy.request_size < 64 * 1024 ||
-                            a->lazy.request_size > 32 * 1024 * 1024 || a->lazy.request_size % 4096 != 0) {
-                                log_error("--request-size= takes 64K to 32M in whole 4K, not '%s'.", optarg);
-                                return -EINVAL;
-                        }
-                        break;
-                case ARG_COPY_NOW:
-                        a->lazy.copy_now = true;
-                        break;
-                case ARG_RETRIES:
-                        if (parse_unsigned("retries", optarg, &a->lazy.retries) < 0)
-                                return -EINVAL;
-                        break;
-                case ARG_RETRY_DELAY:
-                        if (parse_unsigned("retry-delay", optarg, &a->lazy.retry_delay) < 0)
-                                return -EINVAL;
-                        break;
-                case ARG_TIMEOUT:
-                        if (parse_unsigned("timeout", optarg, &a->lazy.timeout) < 0)
-                                return -EINVAL;
-                        break;
-                case ARG_STATE_DIR:
-                        a->lazy.state_dir = optarg;
-                        break;
-                case ARG_CA:
-                        a->lazy.ca_file = optarg;
-                        break;
-                case ARG_JSON:
-                        a->json = true;
-                        break;
-                case 'h':
-                        help();
-                        exit(EXIT_SUCCESS);
-                case ARG_VERSION:
-                        puts("urlboot-lazy " URLBOOT_VERSION);
-                        exit(EXIT_SUCCESS);
-                default:
+/* One option (its id in the tables above) with its value v (NULL for a switch). */
+static int apply_option(Args *a, int id, const char *v) {
+        switch (id) {
+        case ARG_ROOTHASH:
+        case ARG_USRHASH:
+                if (!hash_is_valid(v)) {
+                        log_error("--%s= takes a lowercase hexadecimal hash of 128 to 512 bits, not '%s'.",
+                                  id == ARG_ROOTHASH ? "roothash" : "usrhash", v);
                         return -EINVAL;
                 }
+                *(id == ARG_ROOTHASH ? &a->lazy.roothash : &a->lazy.usrhash) = v;
+                break;
+        case ARG_NO_VERITY:
+                a->lazy.no_verity = true;
+                break;
+        case ARG_UNIT:
+                if (!lazy_keep_unit_name_valid(v)) {
+                        log_error("--unit= takes a service's name (NAME.service), not '%s'.", v);
+                        return -EINVAL;
+                }
+                a->lazy.unit = v;
+                break;
+        case ARG_CONNECTIONS:
+                if (parse_unsigned("connections", v, &a->lazy.connections) < 0)
+                        return -EINVAL;
+                if (a->lazy.connections < 1 || a->lazy.connections > 16) {
+                        log_error("--connections= takes 1 to 16, not %s.", v);
+                        return -EINVAL;
+                }
+                break;
+        case ARG_REQUEST_SIZE:
+                if (parse_size(v, &a->lazy.request_size) < 0 || a->lazy.request_size < 64 * 1024 ||
+                    a->lazy.request_size > 32 * 1024 * 1024 || a->lazy.request_size % 4096 != 0) {
+                        log_error("--request-size= takes 64K to 32M in whole 4K, not '%s'.", v);
+                        return -EINVAL;
+                }
+                break;
+        case ARG_COPY_NOW:
+                a->lazy.copy_now = true;
+                break;
+        case ARG_RETRIES:
+                return parse_unsigned("retries", v, &a->lazy.retries);
+        case ARG_RETRY_DELAY:
+                return parse_unsigned("retry-delay", v, &a->lazy.retry_delay);
+        case ARG_TIMEOUT:
+                return parse_unsigned("timeout", v, &a->lazy.timeout);
+        case ARG_STATE_DIR:
+                a->lazy.state_dir = v;
+                break;
+        case ARG_CA:
+                a->lazy.ca_file = v;
+                break;
+        case ARG_JSON:
+                a->json = true;
+                break;
+        default:
+                return -EINVAL;
+        }
         return 0;
 }
 
+/*
+ * The options of a table above into a, its positional arguments in *ret_argc, *ret_argv.
+ * @ret 0, 1 after --help or --version, -EUSAGE or -EINVAL (logged)
+ */
+static int parse_options(const CommandTable *table, int argc, char *argv[], Args *a, int *ret_argc, char ***ret_argv) {
+        OptionParser p;
+        int c, r = 0;
+
+        if (option_parser_init(&p, table, argc, argv) < 0)
+                return log_oom();
+        while (r == 0 && (c = option_next(&p)) > 0)
+                switch (c) {
+                case 'h':
+                        command_table_help(table, stdout);
+                        r = 1;
+                        break;
+                case ARG_VERSION:
+                        puts("urlboot-lazy " URLBOOT_VERSION);
+                        r = 1;
+                        break;
+                default:
+                        r = apply_option(a, c, p.argument);
+                }
+        if (r == 0)
+                r = c < 0 ? c : option_parser_arguments(&p, ret_argc, ret_argv);
+        option_parser_done(&p);
+        return r;
+}
+
 static int verb_attach(Args *a, int argc, char *argv[]) {
-        if (argc != 2) {
-                log_error("attach takes a URL and an image path (see --help).");
-                return -EINVAL;
-        }
         a->lazy.url = argv[0];
         a->lazy.image = argv[1];
         if (!a->lazy.roothash && !a->lazy.usrhash && !a->lazy.no_verity) {
@@ -217,10 +312,6 @@ static int verb_check_verity(Args *a, int argc, char *argv[]) {
         char reason[ERROR_BUF_MIN * 2] = "";
         int r;
 
-        if (argc != 1) {
-                log_error("check-verity takes one disk (see --help).");
-                return -EINVAL;
-        }
         if (!a->lazy.roothash && !a->lazy.usrhash) {
                 log_error("check-verity needs --roothash= or --usrhash=.");
                 return -EINVAL;
@@ -244,10 +335,6 @@ static int verb_serve(Args *a, int argc, char *argv[]) {
         _cleanup_strv_free_ char **cmd = NULL;
         int r;
 
-        if (argc != 2) {
-                log_error("serve takes a URL and a socket path (see --help).");
-                return -EINVAL;
-        }
         s.url = argv[0];
         s.socket = argv[1];
         if (startswith(s.url, "https://"))
@@ -266,6 +353,38 @@ static int verb_serve(Args *a, int argc, char *argv[]) {
         return log_error_errno(errno, "Cannot run %s: %m", a->lazy.nbdkit);
 }
 
+static int verb_status(Args *a, int argc, char *argv[]) {
+        int r = lazy_status_show(a->lazy.state_dir, "/", argc > 0 ? argv : NULL, a->json);
+
+        if (r < 0)
+                return log_error_errno(r, "Failed to read %s: %m", a->lazy.state_dir);
+        if (r == 0 && !a->json)
+                puts("No lazy disks.");
+        return 0;
+}
+
+typedef struct Verb {
+        const char *name;
+        const CommandTable *table;
+        int (*run)(Args *a, int argc, char *argv[]);    /* argv: the positional arguments, NULL-terminated */
+} Verb;
+
+static const Verb verbs[] = {
+        { "attach", &attach_table, verb_attach },
+        { "status", &status_table, verb_status },
+        { "check-verity", &check_verity_table, verb_check_verity },
+        { "serve", &serve_table, verb_serve },
+};
+
+/* --dump-table: urlboot-lazy's own options, then each command's. */
+static bool dump_tables(int argc, char *argv[]) {
+        const CommandTable *tables[ELEMENTSOF(verbs) + 1] = { &lazy_table };
+
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                tables[i + 1] = verbs[i].table;
+        return command_table_dump_requested(argc, argv, tables, ELEMENTSOF(tables));
+}
+
 int main(int argc, char *argv[]) {
         Args a = {
                 .lazy = {
@@ -281,34 +400,37 @@ int main(int argc, char *argv[]) {
                         .ca_file = tls_ca_pinned(),
                 },
         };
-        const char *verb;
-        int r;
+        const Verb *verb = NULL;
+        char **args = argv + 1;
+        int nargs = argc - 1, r;
 
         log_set_program("urlboot-lazy");
-        if (parse_args(argc, argv, &a) < 0)
-                return EXIT_USAGE;
-        if (optind >= argc) {
-                log_error("Missing command: attach, status or check-verity (see --help).");
+        if (dump_tables(argc, argv))
+                return EXIT_SUCCESS;
+        /* The command comes first; before it only urlboot-lazy's own options (--help, --version). */
+        if (argc < 2 || argv[1][0] == '-') {
+                r = parse_options(&lazy_table, argc, argv, &a, &nargs, &args);
+                if (r != 0)
+                        return r > 0 ? EXIT_SUCCESS : r == -ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
+                if (nargs == 0) {
+                        log_error("Missing command: attach, status or check-verity (see --help).");
+                        return EXIT_USAGE;
+                }
+        }
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (streq(args[0], verbs[i].name))
+                        verb = verbs + i;
+        if (!verb) {
+                log_error("Unknown command '%s' (see --help).", args[0]);
                 return EXIT_USAGE;
         }
-        verb = argv[optind++];
-        if (streq(verb, "attach"))
-                r = verb_attach(&a, argc - optind, argv + optind);
-        else if (streq(verb, "check-verity"))
-                r = verb_check_verity(&a, argc - optind, argv + optind);
-        else if (streq(verb, "serve"))
-                r = verb_serve(&a, argc - optind, argv + optind);
-        else if (streq(verb, "status")) {
-                r = lazy_status_show(a.lazy.state_dir, "/", optind < argc ? argv + optind : NULL, a.json);
-                if (r < 0)
-                        log_error_errno(r, "Failed to read %s: %m", a.lazy.state_dir);
-                else if (r == 0 && !a.json)
-                        puts("No lazy disks.");
-        } else {
-                log_error("Unknown command '%s' (see --help).", verb);
-                return EXIT_USAGE;
-        }
-        if (r == -EINVAL)
+        /* the command's options and arguments, its name in args[0] as a program's */
+        r = parse_options(verb->table, nargs, args, &a, &nargs, &args);
+        if (r == 0)
+                r = verb->run(&a, nargs, args);
+        if (r > 0)
+                return EXIT_SUCCESS;
+        if (r == -EINVAL || r == -EUSAGE)
                 return EXIT_USAGE;
         return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
