@@ -4,7 +4,6 @@
  * urlboot-pull: download a disk image or tarball, verify it while it streams, unpack it in place.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "command-table.h"
 #include "exit-status.h"
 #include "http-source.h"
 #include "image-name.h"
@@ -35,19 +35,23 @@
 
 static volatile sig_atomic_t cancelled = 0;
 
-static void help(void) {
-        printf("Usage: urlboot-pull [OPTIONS] raw URL [NAME]\n"
-               "       urlboot-pull [OPTIONS] tar URL [NAME]\n"
-               "\n"
-               "Download a raw disk image (to IMAGE_ROOT/NAME.raw, sparse) or a tarball (unpacked\n"
-               "into IMAGE_ROOT/NAME/), compressed with xz, zstd, gzip, bzip2 or not at all.\n"
-               "NAME defaults to the URL's last component without image suffixes.\n"
-               "\n"
-               "Options:\n");
-        pull_options_help(stdout);
-        printf("  -h --help              this help\n"
-               "     --version           print the version\n");
-}
+enum { ARG_VERSION = 0x100, ARG_TABLE };    /* pull_options[i] is ARG_TABLE + i */
+
+/* -h --help, --version, then pull_options' rows (pull-option.h), filled in by main() */
+static OptionRow pull_rows[2 + _PULL_OPTION_MAX] = { OPTION_ROW_HELP, OPTION_ROW_VERSION(ARG_VERSION) };
+
+static const CommandTable pull_table = {
+        .name = "urlboot-pull",
+        .arguments = "raw|tar URL [NAME]",
+        .summary = "Download a raw disk image (to IMAGE_ROOT/NAME.raw, sparse) or a tarball (unpacked\n"
+                   "into IMAGE_ROOT/NAME/), compressed with xz, zstd, gzip, bzip2 or not at all.\n"
+                   "NAME defaults to the URL's last component without image suffixes.",
+        .options = pull_rows,
+        .n_options = ELEMENTSOF(pull_rows),
+        .min_arguments = 2,
+        .max_arguments = 3,
+        .complete_arguments = "words:raw tar",
+};
 
 static void on_signal(int sig) {
         cancelled = 1;
@@ -229,44 +233,40 @@ static int apply_option(Args *a, PullOptionId id, const char *v) {
         return 0;
 }
 
+/* @ret 0, 1 after --help or --version, negative errno after a usage error (logged) */
 static int parse_args(int argc, char *argv[], Args *a) {
-        /* the table's rows, then --help and --version; getopt_long() returns ARG_TABLE + the row */
-        enum { ARG_TABLE = 0x100, ARG_VERSION = ARG_TABLE + _PULL_OPTION_MAX };
-        struct option options[_PULL_OPTION_MAX + 3] = {};
-        int c, r;
+        OptionParser p;
+        char **args;
+        int nargs, c, r = 0;
 
-        for (size_t i = 0; i < _PULL_OPTION_MAX; i++)
-                options[i] = (struct option) { pull_options[i].name,
-                                               pull_options[i].value == PULL_VALUE_NONE ? no_argument : required_argument,
-                                               NULL, ARG_TABLE + (int) i };
-        options[_PULL_OPTION_MAX] = (struct option) { "help", no_argument, NULL, 'h' };
-        options[_PULL_OPTION_MAX + 1] = (struct option) { "version", no_argument, NULL, ARG_VERSION };
-
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
-                if (c == 'h') {
-                        help();
-                        exit(EXIT_SUCCESS);
+        if (option_parser_init(&p, &pull_table, argc, argv) < 0)
+                return log_oom();
+        while ((c = option_next(&p)) > 0) {
+                if (c == 'h' || c == ARG_VERSION) {
+                        if (c == 'h')
+                                command_table_help(&pull_table, stdout);
+                        else
+                                puts("urlboot-pull " URLBOOT_VERSION);
+                        option_parser_done(&p);
+                        return 1;
                 }
-                if (c == ARG_VERSION) {
-                        puts("urlboot-pull " URLBOOT_VERSION);
-                        exit(EXIT_SUCCESS);
-                }
-                if (c < ARG_TABLE || c >= ARG_VERSION)
-                        return -EINVAL;
-                r = apply_option(a, (PullOptionId) (c - ARG_TABLE), optarg);
+                r = apply_option(a, (PullOptionId) (c - ARG_TABLE), p.argument);
                 if (r < 0)
-                        return r;
+                        break;
         }
+        if (r >= 0)
+                r = c < 0 ? c : option_parser_arguments(&p, &nargs, &args);
+        option_parser_done(&p);
+        if (r < 0)
+                return r;
 
-        if (argc - optind < 2 || argc - optind > 3)
-                return log_error_errno(EINVAL, "Expected 'raw URL [NAME]' or 'tar URL [NAME]' (see --help).");
-        a->o.type = image_type_from_string(argv[optind]);
+        a->o.type = image_type_from_string(args[0]);
         if (a->o.type < 0)
-                return log_error_errno(EINVAL, "Unknown image type '%s': use raw or tar.", argv[optind]);
-        a->o.url = argv[optind + 1];
+                return log_error_errno(EINVAL, "Unknown image type '%s': use raw or tar.", args[0]);
+        a->o.url = args[1];
         if (!import_url_is_valid(a->o.url))
                 return log_error_errno(EINVAL, "'%s' is not an http, https or file URL.", a->o.url);
-        a->o.name = argv[optind + 2];
+        a->o.name = nargs > 2 ? args[2] : NULL;
         /* the CA the signed UKI pins (build-uki --ca=) unless the command line names one */
         if (!a->o.ca_file)
                 a->o.ca_file = tls_ca_pinned();
@@ -335,7 +335,13 @@ int main(int argc, char *argv[]) {
         int r;
 
         log_set_program("urlboot-pull");
-        if (parse_args(argc, argv, &a) < 0 || resolve_name(&a) < 0)
+        pull_option_rows(pull_rows + 2, ARG_TABLE);
+        if (command_table_dump_requested(argc, argv, (const CommandTable *const[]) { &pull_table }, 1))
+                return EXIT_SUCCESS;
+        r = parse_args(argc, argv, &a);
+        if (r > 0)
+                return EXIT_SUCCESS;
+        if (r < 0 || resolve_name(&a) < 0)
                 return EXIT_USAGE;
         a.o.sha256 = a.pinned;
         a.o.mirrors = a.mirrors;

@@ -4,15 +4,14 @@
  * The table of urlboot-pull's options (pull-option.h).
  */
 #include <assert.h>
-#include <stdbool.h>
-#include <string.h>
 
 #include "pull-option.h"
+#include "string-util.h"
 #include "tls-ca.h"
 
 const PullOption pull_options[_PULL_OPTION_MAX] = {
-        [PULL_OPTION_CLASS] = { "class", PULL_VALUE_WORD, "CLASS", "machine, portable, sysext, confext",
-                                "machine, portable, sysext or confext (default machine)" },
+        [PULL_OPTION_CLASS] = { "class", PULL_VALUE_WORD, "machine|portable|sysext|confext",
+                                "machine, portable, sysext, confext", "the image's class (default machine)" },
         [PULL_OPTION_IMAGE_ROOT] = { "image-root", PULL_VALUE_PATH, "DIR", NULL,
                                      "where images go (default by class: /var/lib/machines,\n"
                                      "in the initrd /run/machines, ...)" },
@@ -49,8 +48,8 @@ const PullOption pull_options[_PULL_OPTION_MAX] = {
         [PULL_OPTION_KEEP_DOWNLOAD] = { "keep-download", PULL_VALUE_PATH, "FILE", "serve",
                                         "also keep the file as served (verified like the\n"
                                         "image) at FILE, for urlboot-serve to hand on" },
-        [PULL_OPTION_PROGRESS] = { "progress", PULL_VALUE_WORD, "MODE", NULL,
-                                   "auto, bar, plain or none (default auto)" },
+        [PULL_OPTION_PROGRESS] = { "progress", PULL_VALUE_WORD, "auto|bar|plain|none", NULL,
+                                   "how to show the progress (default auto)" },
         [PULL_OPTION_JSON] = { "json", PULL_VALUE_NONE, NULL, NULL, "print a JSON report when done" },
 };
 
@@ -66,21 +65,19 @@ void pull_option_write(FILE *f, PullOptionId id, const char *value) {
                 fprintf(f, " --%s", pull_options[id].name);
 }
 
-void pull_options_help(FILE *f) {
-        assert(f);
+void pull_option_rows(OptionRow rows[static _PULL_OPTION_MAX], int first_id) {
+        assert(rows);
 
         for (size_t i = 0; i < _PULL_OPTION_MAX; i++) {
                 const PullOption *o = pull_options + i;
-                char head[64];
-                const char *line = o->help;
 
-                snprintf(head, sizeof head, "--%s%s%s", o->name, o->metavar ? "=" : "", o->metavar ?: "");
-                for (bool first = true; line; first = false) {
-                        const char *end = strchr(line, '\n');
-                        int n = end ? (int) (end - line) : (int) strlen(line);
-
-                        fprintf(f, "  %-22s %.*s\n", first ? head : "", n, line);
-                        line = end ? end + 1 : NULL;
-                }
+                rows[i] = (OptionRow) {
+                        .name = o->name,
+                        .id = first_id + (int) i,
+                        .argument = o->value == PULL_VALUE_NONE ? OPTION_SWITCH : OPTION_REQUIRED,
+                        .metavar = o->metavar,
+                        .help = o->help,
+                        .complete = o->value != PULL_VALUE_PATH ? NULL : streq(o->metavar, "DIR") ? "dir" : "file",
+                };
         }
 }

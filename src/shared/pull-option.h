@@ -3,13 +3,15 @@
  * @file
  * urlboot-pull's options, one row each: the name on its command line, the kind of value, the
  * rd.systemd.pull= option that leads to it, and the line of --help. urlboot-pull parses and explains
- * its command line from this table; the import generator writes the names from it; a test checks that
- * the man pages list every row. A new option is a row here, a case in urlboot-pull and (when an
- * expression sets it) a line in the generator.
+ * its command line from this table (its rows made command-table.h's, pull_option_rows()); the import
+ * generator writes the names from it; a test checks that the man pages list every row. A new option is
+ * a row here, a case in urlboot-pull and (when an expression sets it) a line in the generator.
  */
 #pragma once
 
 #include <stdio.h>
+
+#include "command-table.h"
 
 /* Where a pull expression with "serve" keeps the file as downloaded (--keep-download=DIR/LOCAL), for urlboot-serve. */
 #define PULL_KEEP_DOWNLOAD_DIR "/run/urlboot/downloads"
@@ -49,7 +51,8 @@ typedef enum PullValue {
 typedef struct PullOption {
         const char *name;       /* urlboot-pull --NAME */
         PullValue value;
-        const char *metavar;    /* --NAME=METAVAR in --help and the man page; NULL for a switch */
+        const char *metavar;    /* --NAME=METAVAR in --help and the man page; NULL for a switch; "a|b|c" for
+                                 * a PULL_VALUE_WORD lists its words (they complete) */
         const char *expression; /* the rd.systemd.pull= options (", "-separated) it comes from, or NULL */
         const char *help;       /* --help's text; "\n" continues on the next line */
 } PullOption;
@@ -59,5 +62,9 @@ extern const PullOption pull_options[_PULL_OPTION_MAX];
 /** Writes " --NAME" (value NULL) or " --NAME=VALUE" (value as given: quote it first if it needs it). */
 void pull_option_write(FILE *f, PullOptionId id, const char *value);
 
-/** Prints the options as --help lists them, one row (and its continuation lines) each. */
-void pull_options_help(FILE *f);
+/**
+ * The table as command-table.h's rows, for urlboot-pull's parser, --help and --dump-table: rows[i] is
+ * pull_options[i] with the id first_id + i; a PULL_VALUE_PATH completes to a directory (metavar "DIR")
+ * or a file, a PULL_VALUE_WORD to the words of its metavar.
+ */
+void pull_option_rows(OptionRow rows[static _PULL_OPTION_MAX], int first_id);

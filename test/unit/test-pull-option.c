@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* urlboot-pull's option table: well-formed rows, and both man pages list what the table has. */
+/* urlboot-pull's option table: well-formed rows, made command-table.h's rows, and both man pages list what
+ * the table has. */
 #include <ctype.h>
 #include <stdlib.h>
 
@@ -96,19 +97,66 @@ TEST(write_switch_and_option) {
         free(buf);
 }
 
-TEST(help_has_a_line_per_option) {
+TEST(rows_for_the_command_table) {
+        OptionRow rows[_PULL_OPTION_MAX];
+
+        pull_option_rows(rows, 0x100);
+        for (size_t i = 0; i < _PULL_OPTION_MAX; i++) {
+                const PullOption *o = pull_options + i;
+
+                ASSERT_STREQ(rows[i].name, o->name);
+                ASSERT_EQ(rows[i].short_name, 0);
+                ASSERT_EQ(rows[i].id, 0x100 + (int) i);
+                ASSERT_EQ(rows[i].argument, o->value == PULL_VALUE_NONE ? OPTION_SWITCH : OPTION_REQUIRED);
+                ASSERT_TRUE(rows[i].metavar == o->metavar && rows[i].help == o->help);
+                ASSERT_EQ(!!rows[i].complete, o->value == PULL_VALUE_PATH);
+        }
+        ASSERT_STREQ(rows[PULL_OPTION_IMAGE_ROOT].complete, "dir");
+        ASSERT_STREQ(rows[PULL_OPTION_KEYRING].complete, "file");
+        ASSERT_STREQ(rows[PULL_OPTION_KEEP_DOWNLOAD].complete, "file");
+}
+
+static OptionRow table_rows[_PULL_OPTION_MAX];
+static const CommandTable table = { .name = "urlboot-pull", .options = table_rows, .n_options = _PULL_OPTION_MAX };
+
+/* What write() printed (open_memstream's buffer, freed by the caller). */
+static char *capture(void (*write)(const CommandTable *t, FILE *f)) {
         char *buf = NULL;
         size_t size = 0;
         FILE *f = open_memstream(&buf, &size);
 
         ASSERT_TRUE(f);
-        pull_options_help(f);
-        fclose(f);
+        pull_option_rows(table_rows, 0x100);
+        write(&table, f);
+        ASSERT_EQ(fclose(f), 0);
+        return buf;
+}
+
+static void write_help(const CommandTable *t, FILE *f) {
+        command_table_help(t, f);
+}
+
+TEST(help_has_a_line_per_option) {
+        char *buf = capture(write_help);
+
         for (size_t i = 0; i < _PULL_OPTION_MAX; i++) {
                 char head[64];
 
-                snprintf(head, sizeof head, "\n  --%s", pull_options[i].name);
-                ASSERT_TRUE(strstr(buf, head) || (i == 0 && strncmp(buf, head + 1, strlen(head + 1)) == 0));
+                snprintf(head, sizeof head, "\n     --%s%s", pull_options[i].name, pull_options[i].metavar ? "=" : "");
+                ASSERT_TRUE(strstr(buf, head));
         }
+        free(buf);
+}
+
+/* A word's metavar "a|b|c" is what its value completes to. */
+TEST(dump_completes_words_and_paths) {
+        char *buf = capture(command_table_dump);
+
+        ASSERT_TRUE(strstr(buf, "\"name\":\"class\",\"short\":null,\"argument\":\"required\","
+                                "\"metavar\":\"machine|portable|sysext|confext\","));
+        ASSERT_TRUE(strstr(buf, "\"complete\":\"words:machine portable sysext confext\"}"));
+        ASSERT_TRUE(strstr(buf, "\"complete\":\"words:auto bar plain none\"}"));
+        ASSERT_TRUE(strstr(buf, "\"name\":\"image-root\",\"short\":null,\"argument\":\"required\","
+                                "\"metavar\":\"DIR\","));
         free(buf);
 }
