@@ -4,7 +4,6 @@
  * urlboot-resolve: systemd v258's RefuseRecordTypes= and fast A/AAAA lookups for systemd-resolved 252.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-event.h>
 
+#include "command-table.h"
 #include "dns-record-type.h"
 #include "dns-server.h"
 #include "exit-status.h"
@@ -33,35 +33,101 @@ static SocketAddress arg_resolved, arg_resolved_dnssec;
 static SocketAddress *arg_upstreams = NULL;
 static unsigned arg_n_upstreams = 0;
 
-static void help(void) {
-        printf("Usage: urlboot-resolve [OPTIONS] COMMAND\n"
-               "\n"
-               "systemd v258's RefuseRecordTypes= and its fast A/AAAA lookups for systemd-resolved 252.\n"
-               "\n"
-               "Commands:\n"
-               "  stub          serve DNS on " FRONT_STUB_ADDRESS " for /etc/resolv.conf: refuse the types\n"
-               "                listed in resolved.conf's RefuseRecordTypes= as v258 does, relay\n"
-               "                everything else to resolved (127.0.0.53; 127.0.0.54 for DNSSEC queries)\n"
-               "  filter        serve DNS on " UPSTREAM_FILTER_ADDRESS " for resolved's DNS=: answer the listed\n"
-               "                types with NODATA, forward the rest to the upstream servers, and end\n"
-               "                an A or AAAA query with NODATA 6 s after the other one succeeded\n"
-               "  show-config   print the effective RefuseRecordTypes= and where it comes from\n"
-               "\n"
-               "Options:\n"
-               "  --listen=ADDR[:PORT]      where to serve (default " FRONT_STUB_ADDRESS ":53 or " UPSTREAM_FILTER_ADDRESS ":53;\n"
-               "                            sockets passed by systemd take precedence)\n"
-               "  --resolved=ADDR[:PORT]    stub: resolved's stub (default 127.0.0.53:53)\n"
-               "  --resolved-dnssec=ADDR[:PORT]\n"
-               "                            stub: where queries with DO go (default 127.0.0.54:53)\n"
-               "  --upstream=ADDR[:PORT]    filter: a real DNS server (repeat for more; required)\n"
-               "  --root=DIR                read resolved.conf and its drop-ins below DIR\n"
-               "  --json                    show-config: machine-readable output\n"
-               "  -h --help                 this help\n"
-               "  --version                 print the version\n"
-               "\n"
-               "From systemd 258 on resolved does all of this itself: the servers then relay everything.\n"
-               "SIGHUP reads the configuration again. See urlboot-resolve(8).\n");
-}
+enum { ARG_ROOT = 0x100, ARG_JSON, ARG_LISTEN, ARG_RESOLVED, ARG_RESOLVED_DNSSEC, ARG_UPSTREAM, ARG_VERSION };
+
+#define ROW_LISTEN(help) { "listen", 0, ARG_LISTEN, OPTION_REQUIRED, "ADDR[:PORT]", (help), NULL }
+#define ROW_RESOLVED(help) { "resolved", 0, ARG_RESOLVED, OPTION_REQUIRED, "ADDR[:PORT]", (help), NULL }
+#define ROW_RESOLVED_DNSSEC(help) { "resolved-dnssec", 0, ARG_RESOLVED_DNSSEC, OPTION_REQUIRED, "ADDR[:PORT]", (help), NULL }
+#define ROW_UPSTREAM(help) { "upstream", 0, ARG_UPSTREAM, OPTION_REQUIRED, "ADDR[:PORT]", (help), NULL }
+#define ROW_ROOT { "root", 0, ARG_ROOT, OPTION_REQUIRED, "DIR", "read resolved.conf and its drop-ins below DIR", "dir" }
+#define ROW_JSON(help) { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, (help), NULL }
+
+/* Options may come before or after the command (getopt moves them to the front), so this table takes
+ * them all; a command's table lists those that matter to it (its --help, the completion) and counts its
+ * arguments (none). */
+static const OptionRow resolve_options[] = {
+        OPTION_ROW_HELP,
+        OPTION_ROW_VERSION(ARG_VERSION),
+        ROW_LISTEN("where to serve (default " FRONT_STUB_ADDRESS ":53 or " UPSTREAM_FILTER_ADDRESS ":53;\n"
+                   "sockets passed by systemd take precedence)"),
+        ROW_RESOLVED("stub: resolved's stub (default 127.0.0.53:53)"),
+        ROW_RESOLVED_DNSSEC("stub: where queries with DO go (default 127.0.0.54:53)"),
+        ROW_UPSTREAM("filter: a real DNS server (repeat for more; required)"),
+        ROW_ROOT,
+        ROW_JSON("show-config: machine-readable output"),
+};
+
+static const CommandTable resolve_table = {
+        .name = "urlboot-resolve",
+        .arguments = "COMMAND",
+        .summary = "systemd v258's RefuseRecordTypes= and its fast A/AAAA lookups for systemd-resolved 252.\n"
+                   "\n"
+                   "Commands:\n"
+                   "  stub          serve DNS on " FRONT_STUB_ADDRESS " for /etc/resolv.conf: refuse the types\n"
+                   "                listed in resolved.conf's RefuseRecordTypes= as v258 does, relay\n"
+                   "                everything else to resolved (127.0.0.53; 127.0.0.54 for DNSSEC queries)\n"
+                   "  filter        serve DNS on " UPSTREAM_FILTER_ADDRESS " for resolved's DNS=: answer the listed\n"
+                   "                types with NODATA, forward the rest to the upstream servers, and end\n"
+                   "                an A or AAAA query with NODATA 6 s after the other one succeeded\n"
+                   "  show-config   print the effective RefuseRecordTypes= and where it comes from\n"
+                   "\n"
+                   "From systemd 258 on resolved does all of this itself: the servers then relay everything.\n"
+                   "SIGHUP reads the configuration again. See urlboot-resolve(8).\n"
+                   "Run 'urlboot-resolve COMMAND --help' for a command's options.",
+        .options = resolve_options,
+        .n_options = ELEMENTSOF(resolve_options),
+        .max_arguments = ARGUMENTS_ANY,
+        .complete_arguments = "verbs",
+};
+
+static const OptionRow stub_options[] = {
+        OPTION_ROW_HELP,
+        ROW_LISTEN("where to serve (default " FRONT_STUB_ADDRESS ":53; sockets passed by\n"
+                   "systemd take precedence)"),
+        ROW_RESOLVED("resolved's stub (default 127.0.0.53:53)"),
+        ROW_RESOLVED_DNSSEC("where queries with DO go (default 127.0.0.54:53)"),
+        ROW_ROOT,
+};
+
+static const CommandTable stub_table = {
+        .name = "urlboot-resolve stub",
+        .summary = "Serve DNS on " FRONT_STUB_ADDRESS " for /etc/resolv.conf: refuse the types listed in\n"
+                   "resolved.conf's RefuseRecordTypes= as v258 does, relay everything else to resolved\n"
+                   "(127.0.0.53; 127.0.0.54 for DNSSEC queries). SIGHUP reads the configuration again.",
+        .options = stub_options,
+        .n_options = ELEMENTSOF(stub_options),
+};
+
+static const OptionRow filter_options[] = {
+        OPTION_ROW_HELP,
+        ROW_LISTEN("where to serve (default " UPSTREAM_FILTER_ADDRESS ":53; sockets passed by\n"
+                   "systemd take precedence)"),
+        ROW_UPSTREAM("a real DNS server (repeat for more; required)"),
+        ROW_ROOT,
+};
+
+static const CommandTable filter_table = {
+        .name = "urlboot-resolve filter",
+        .summary = "Serve DNS on " UPSTREAM_FILTER_ADDRESS " for resolved's DNS=: answer the types listed in\n"
+                   "resolved.conf's RefuseRecordTypes= with NODATA, forward the rest to the upstream\n"
+                   "servers, and end an A or AAAA query with NODATA 6 s after the other one succeeded.\n"
+                   "SIGHUP reads the configuration again.",
+        .options = filter_options,
+        .n_options = ELEMENTSOF(filter_options),
+};
+
+static const OptionRow show_config_options[] = {
+        OPTION_ROW_HELP,
+        ROW_ROOT,
+        ROW_JSON("machine-readable output"),
+};
+
+static const CommandTable show_config_table = {
+        .name = "urlboot-resolve show-config",
+        .summary = "Print the effective RefuseRecordTypes= and where it comes from.",
+        .options = show_config_options,
+        .n_options = ELEMENTSOF(show_config_options),
+};
 
 static void log_diagnostics(const RefuseConfig *c) {
         STRV_FOREACH(d, c->diagnostics)
@@ -320,101 +386,159 @@ static int add_upstream(const char *s) {
         if (!n)
                 return log_oom();
         arg_upstreams = n;
-        if (socket_address_parse(s, 53, &arg_upstreams[arg_n_upstreams]) < 0) {
-                log_error("Invalid --upstream= address '%s' (expected ADDR or ADDR:PORT).", s);
-                return -EINVAL;
-        }
+        if (socket_address_parse(s, 53, &arg_upstreams[arg_n_upstreams]) < 0)
+                return log_usage_error("Invalid --upstream= address '%s' (expected ADDR or ADDR:PORT).", s);
         arg_n_upstreams++;
         return 0;
 }
 
 static int parse_address_option(const char *name, const char *value, SocketAddress *ret) {
-        if (socket_address_parse(value, 53, ret) < 0) {
-                log_error("Invalid %s address '%s' (expected ADDR or ADDR:PORT).", name, value);
-                return -EINVAL;
-        }
+        if (socket_address_parse(value, 53, ret) < 0)
+                return log_usage_error("Invalid %s address '%s' (expected ADDR or ADDR:PORT).", name, value);
         return 0;
 }
 
+static int verb_stub(void) {
+        return run_server(false);
+}
+
+static int verb_filter(void) {
+        int r = run_server(true);
+
+        return r == -EINVAL ? -EUSAGE : r;      /* no --upstream= */
+}
+
+typedef struct Verb {
+        const char *name;
+        const CommandTable *table;
+        int (*run)(void);       /* -EUSAGE: exit 2 */
+} Verb;
+
+static const Verb verbs[] = {
+        { "stub", &stub_table, verb_stub },
+        { "filter", &filter_table, verb_filter },
+        { "show-config", &show_config_table, verb_show_config },
+};
+
+static const Verb *verb_find(const char *name) {
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (streq(name, verbs[i].name))
+                        return verbs + i;
+        return NULL;
+}
+
+/* --help: the command's table when the command line names one, else urlboot-resolve's. */
+static void help(int argc, char *argv[]) {
+        for (int i = 1; i < argc; i++)
+                if (verb_find(argv[i])) {
+                        command_table_help(verb_find(argv[i])->table, stdout);
+                        return;
+                }
+        command_table_help(&resolve_table, stdout);
+}
+
+/* A command's arguments (argv[0] its name) against its table's count. Its options went with the command
+ * line's: "--" keeps the rest from being read as options again. */
+static int verb_arguments(const CommandTable *table, int argc, char *argv[]) {
+        _cleanup_free_ char **v = calloc(argc + 2, sizeof *v);
+        OptionParser p;
+        char **args;
+        int n, r;
+
+        if (!v)
+                return log_oom();
+        v[0] = argv[0];
+        v[1] = (char *) "--";
+        memcpy(v + 2, argv + 1, (argc - 1) * sizeof *v);
+        if (option_parser_init(&p, table, argc + 1, v) < 0)
+                return log_oom();
+        r = option_next(&p);
+        if (r == 0)
+                r = option_parser_arguments(&p, &n, &args);
+        option_parser_done(&p);
+        return r;
+}
+
+/* --dump-table: urlboot-resolve's own options, then each command's. */
+static bool dump_tables(int argc, char *argv[]) {
+        const CommandTable *tables[ELEMENTSOF(verbs) + 1] = { &resolve_table };
+
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                tables[i + 1] = verbs[i].table;
+        return command_table_dump_requested(argc, argv, tables, ELEMENTSOF(tables));
+}
+
 int main(int argc, char *argv[]) {
-        enum { ARG_ROOT = 0x100, ARG_JSON, ARG_LISTEN, ARG_RESOLVED, ARG_RESOLVED_DNSSEC, ARG_UPSTREAM, ARG_VERSION };
-        static const struct option options[] = {
-                { "root", required_argument, NULL, ARG_ROOT },
-                { "json", no_argument, NULL, ARG_JSON },
-                { "listen", required_argument, NULL, ARG_LISTEN },
-                { "resolved", required_argument, NULL, ARG_RESOLVED },
-                { "resolved-dnssec", required_argument, NULL, ARG_RESOLVED_DNSSEC },
-                { "upstream", required_argument, NULL, ARG_UPSTREAM },
-                { "help", no_argument, NULL, 'h' },
-                { "version", no_argument, NULL, ARG_VERSION },
-                {},
-        };
-        const char *verb;
+        const Verb *verb;
         SocketAddress probe;
-        int c, r;
+        OptionParser p;
+        char **args;
+        int nargs, c = 0, r = 0;
 
         log_set_program("urlboot-resolve");
+        if (dump_tables(argc, argv))
+                return EXIT_SUCCESS;
         (void) socket_address_parse("127.0.0.53", 53, &arg_resolved);
         (void) socket_address_parse("127.0.0.54", 53, &arg_resolved_dnssec);
 
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+        if (option_parser_init(&p, &resolve_table, argc, argv) < 0)
+                return log_oom(), EXIT_FAILURE;
+        while (r == 0 && (c = option_next(&p)) > 0)
                 switch (c) {
                 case ARG_ROOT:
-                        if (!path_is_absolute(optarg)) {
-                                log_error("--root= needs an absolute path, not '%s'.", optarg);
-                                return EXIT_USAGE;
-                        }
-                        arg_root = optarg;
+                        if (!path_is_absolute(p.argument))
+                                r = log_usage_error("--root= needs an absolute path, not '%s'.", p.argument);
+                        else
+                                arg_root = p.argument;
                         break;
                 case ARG_JSON:
                         arg_json = true;
                         break;
                 case ARG_LISTEN:
-                        if (parse_address_option("--listen=", optarg, &probe) < 0)
-                                return EXIT_USAGE;
-                        arg_listen = optarg;
+                        r = parse_address_option("--listen=", p.argument, &probe);
+                        if (r == 0)
+                                arg_listen = p.argument;
                         break;
                 case ARG_RESOLVED:
-                        if (parse_address_option("--resolved=", optarg, &arg_resolved) < 0)
-                                return EXIT_USAGE;
+                        r = parse_address_option("--resolved=", p.argument, &arg_resolved);
                         break;
                 case ARG_RESOLVED_DNSSEC:
-                        if (parse_address_option("--resolved-dnssec=", optarg, &arg_resolved_dnssec) < 0)
-                                return EXIT_USAGE;
+                        r = parse_address_option("--resolved-dnssec=", p.argument, &arg_resolved_dnssec);
                         break;
                 case ARG_UPSTREAM:
-                        r = add_upstream(optarg);
-                        if (r < 0)
-                                return r == -EINVAL ? EXIT_USAGE : EXIT_FAILURE;
+                        r = add_upstream(p.argument);
                         break;
                 case 'h':
-                        help();
-                        return EXIT_SUCCESS;
+                        help(argc, argv);
+                        r = 1;
+                        break;
                 case ARG_VERSION:
                         puts("urlboot-resolve " URLBOOT_VERSION);
-                        return EXIT_SUCCESS;
-                default:
-                        return EXIT_USAGE;
+                        r = 1;
+                        break;
                 }
+        if (r == 0)
+                r = c < 0 ? c : option_parser_arguments(&p, &nargs, &args);
+        option_parser_done(&p);
+        if (r != 0) {
+                free(arg_upstreams);
+                return r > 0 ? EXIT_SUCCESS : r == -ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
+        }
 
-        if (optind != argc - 1) {
+        if (nargs == 0) {
                 log_error("Expected one command: stub, filter or show-config (see --help).");
                 return EXIT_USAGE;
         }
-        verb = argv[optind];
-
-        if (streq(verb, "stub"))
-                r = run_server(false);
-        else if (streq(verb, "filter")) {
-                r = run_server(true);
-                if (r == -EINVAL)
-                        return EXIT_USAGE;
-        } else if (streq(verb, "show-config"))
-                r = verb_show_config();
-        else {
-                log_error("Unknown command '%s' (see --help).", verb);
+        verb = verb_find(args[0]);
+        if (!verb) {
+                log_error("Unknown command '%s' (see --help).", args[0]);
                 return EXIT_USAGE;
         }
+        r = verb_arguments(verb->table, nargs, args);
+        if (r < 0)
+                return r == -ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
+
+        r = verb->run();
         free(arg_upstreams);
-        return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+        return r == -EUSAGE ? EXIT_USAGE : r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
