@@ -10,12 +10,12 @@
  *   release UNIT    remove the limits and project IDs (before "systemctl clean")
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "command-table.h"
 #include "exit-status.h"
 #include "json-writer.h"
 #include "log.h"
@@ -33,23 +33,77 @@
 
 static bool arg_json = false;
 
-static void help(void) {
-        printf("Usage: urlboot-dirquota [OPTIONS] COMMAND UNIT\n"
-               "\n"
-               "Directory quotas of systemd 258 (StateDirectoryQuota=, CacheDirectoryQuota=,\n"
-               "LogsDirectoryQuota=, …Accounting=) for services on older systemd.\n"
-               "\n"
-               "Commands:\n"
-               "  apply UNIT     set up the project IDs and limits of the unit's directories\n"
-               "                 (run before each of the unit's commands by the generated drop-in)\n"
-               "  status UNIT    print the usage and limit of each directory type\n"
-               "  release UNIT   remove the limits and project IDs of the unit's directories\n"
-               "\n"
-               "Options:\n"
-               "  --json         machine-readable output (status)\n"
-               "  -h --help      this help\n"
-               "  --version      print the version\n");
-}
+enum { ARG_JSON = 0x100, ARG_VERSION };
+
+/* --json may come before or after the command (getopt moves options to the front), so this table takes
+ * it too; a command's table lists the options that matter to it (its --help, the completion) and counts
+ * its arguments (one unit). */
+static const OptionRow dirquota_options[] = {
+        OPTION_ROW_HELP,
+        OPTION_ROW_VERSION(ARG_VERSION),
+        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "machine-readable output (status)", NULL },
+};
+
+static const CommandTable dirquota_table = {
+        .name = "urlboot-dirquota",
+        .arguments = "COMMAND UNIT",
+        .summary = "Directory quotas of systemd 258 (StateDirectoryQuota=, CacheDirectoryQuota=,\n"
+                   "LogsDirectoryQuota=, …Accounting=) for services on older systemd.\n"
+                   "\n"
+                   "Commands:\n"
+                   "  apply UNIT     set up the project IDs and limits of the unit's directories\n"
+                   "                 (run before each of the unit's commands by the generated drop-in)\n"
+                   "  status UNIT    print the usage and limit of each directory type\n"
+                   "  release UNIT   remove the limits and project IDs of the unit's directories\n"
+                   "\n"
+                   "Run 'urlboot-dirquota COMMAND --help' for a command's options.",
+        .options = dirquota_options,
+        .n_options = ELEMENTSOF(dirquota_options),
+        .max_arguments = ARGUMENTS_ANY,
+        .complete_arguments = "verbs",
+};
+
+static const OptionRow verb_options[] = {
+        OPTION_ROW_HELP,
+};
+
+static const CommandTable apply_table = {
+        .name = "urlboot-dirquota apply",
+        .arguments = "UNIT",
+        .summary = "Set up the project IDs and limits of the unit's directories, as systemd 258 does before\n"
+                   "each of the unit's commands (run from the drop-in urlboot-dirquota-generator writes;\n"
+                   "exit status 238, 239 or 240 where systemd 258 fails the unit).",
+        .options = verb_options,
+        .n_options = ELEMENTSOF(verb_options),
+        .min_arguments = 1,
+        .max_arguments = 1,
+};
+
+static const OptionRow status_options[] = {
+        OPTION_ROW_HELP,
+        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "machine-readable output", NULL },
+};
+
+static const CommandTable status_table = {
+        .name = "urlboot-dirquota status",
+        .arguments = "UNIT",
+        .summary = "Print the usage and limit of each directory type, as systemctl status prints them on\n"
+                   "systemd 258.",
+        .options = status_options,
+        .n_options = ELEMENTSOF(status_options),
+        .min_arguments = 1,
+        .max_arguments = 1,
+};
+
+static const CommandTable release_table = {
+        .name = "urlboot-dirquota release",
+        .arguments = "UNIT",
+        .summary = "Remove the limits and project IDs of the unit's directories (before \"systemctl clean\").",
+        .options = verb_options,
+        .n_options = ELEMENTSOF(verb_options),
+        .min_arguments = 1,
+        .max_arguments = 1,
+};
 
 /* Component-wise comparison, as systemd orders a type's directories (parents before children). */
 static int path_order(const void *a, const void *b) {
@@ -433,45 +487,109 @@ static int verb_release(const char *name) {
         return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+typedef struct Verb {
+        const char *name;
+        const CommandTable *table;
+        int (*run)(const char *unit);   /* returns the exit status */
+} Verb;
+
+static const Verb verbs[] = {
+        { "apply", &apply_table, verb_apply },
+        { "status", &status_table, verb_status },
+        { "release", &release_table, verb_release },
+};
+
+static const Verb *verb_find(const char *name) {
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (streq(name, verbs[i].name))
+                        return verbs + i;
+        return NULL;
+}
+
+/* --help: the command's table when the command line names one, else urlboot-dirquota's. */
+static void help(int argc, char *argv[]) {
+        for (int i = 1; i < argc; i++)
+                if (verb_find(argv[i])) {
+                        command_table_help(verb_find(argv[i])->table, stdout);
+                        return;
+                }
+        command_table_help(&dirquota_table, stdout);
+}
+
+/* A command's arguments (argv[0] its name) against its table's count. Its options went with the command
+ * line's: "--" keeps the rest from being read as options again. */
+static int verb_arguments(const CommandTable *table, int argc, char *argv[]) {
+        _cleanup_free_ char **v = calloc(argc + 2, sizeof *v);
+        OptionParser p;
+        char **args;
+        int n, r;
+
+        if (!v)
+                return log_oom();
+        v[0] = argv[0];
+        v[1] = (char *) "--";
+        memcpy(v + 2, argv + 1, (argc - 1) * sizeof *v);
+        if (option_parser_init(&p, table, argc + 1, v) < 0)
+                return log_oom();
+        r = option_next(&p);
+        if (r == 0)
+                r = option_parser_arguments(&p, &n, &args);
+        option_parser_done(&p);
+        return r;
+}
+
+/* --dump-table: urlboot-dirquota's own options, then each command's. */
+static bool dump_tables(int argc, char *argv[]) {
+        const CommandTable *tables[ELEMENTSOF(verbs) + 1] = { &dirquota_table };
+
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                tables[i + 1] = verbs[i].table;
+        return command_table_dump_requested(argc, argv, tables, ELEMENTSOF(tables));
+}
+
 int main(int argc, char *argv[]) {
-        enum { ARG_JSON = 0x100, ARG_VERSION };
-        static const struct option options[] = {
-                { "json", no_argument, NULL, ARG_JSON },
-                { "help", no_argument, NULL, 'h' },
-                { "version", no_argument, NULL, ARG_VERSION },
-                {},
-        };
-        const char *verb, *unit;
-        int c;
+        const Verb *verb;
+        OptionParser p;
+        char **args;
+        int nargs, c = 0, r = 0;
 
         log_set_program("urlboot-dirquota");
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+        if (dump_tables(argc, argv))
+                return EXIT_SUCCESS;
+
+        if (option_parser_init(&p, &dirquota_table, argc, argv) < 0)
+                return log_oom(), EXIT_FAILURE;
+        while (r == 0 && (c = option_next(&p)) > 0)
                 switch (c) {
                 case ARG_JSON:
                         arg_json = true;
                         break;
                 case 'h':
-                        help();
-                        return EXIT_SUCCESS;
+                        help(argc, argv);
+                        r = 1;
+                        break;
                 case ARG_VERSION:
                         printf("urlboot-dirquota " URLBOOT_VERSION "\n");
-                        return EXIT_SUCCESS;
-                default:
-                        return EXIT_USAGE;
+                        r = 1;
+                        break;
                 }
+        if (r == 0)
+                r = c < 0 ? c : option_parser_arguments(&p, &nargs, &args);
+        option_parser_done(&p);
+        if (r != 0)
+                return r > 0 ? EXIT_SUCCESS : EXIT_USAGE;
 
-        if (argc - optind != 2) {
+        if (nargs == 0) {
                 log_error("Expected a command and one unit (try --help).");
                 return EXIT_USAGE;
         }
-        verb = argv[optind];
-        unit = argv[optind + 1];
-        if (streq(verb, "apply"))
-                return verb_apply(unit);
-        if (streq(verb, "status"))
-                return verb_status(unit);
-        if (streq(verb, "release"))
-                return verb_release(unit);
-        log_error("Unknown command '%s' (apply, status, release).", verb);
-        return EXIT_USAGE;
+        verb = verb_find(args[0]);
+        if (!verb) {
+                log_error("Unknown command '%s' (apply, status, release).", args[0]);
+                return EXIT_USAGE;
+        }
+        r = verb_arguments(verb->table, nargs, args);
+        if (r < 0)
+                return r == -ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
+        return verb->run(args[1]);
 }
