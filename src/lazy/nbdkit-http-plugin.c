@@ -410,8 +410,10 @@ static int http_plugin_can_multi_conn(void *handle) {
         return 1;       /* read-only: every connection sees the same bytes */
 }
 
-/* Fetch (unless kept) and decode the block b. @ret the decoded bytes (b->size), NULL with errno */
-static uint8_t *decode_block(const XzBlock *b) {
+/* Fetch (unless kept) and decode the block b. The copy's blocks are not kept compressed: it reads each
+ * once, and keeping them would push out the boot's, which the copy is about to need. @ret the decoded
+ * bytes (b->size), NULL with errno */
+static uint8_t *decode_block(const XzBlock *b, bool background) {
         char error[ERROR_BUF_MIN * 2];
         uint8_t *in = malloc(b->total), *out = malloc(b->size);
         size_t kept;
@@ -434,35 +436,92 @@ static uint8_t *decode_block(const XzBlock *b) {
                 return NULL;
         }
         pthread_mutex_lock(&lock);
-        if (kept != b->total)
+        if (kept != b->total && !background)
                 block_cache_put(&compressed, b->file_offset, b->total, TAKE_PTR(in));
         pthread_mutex_unlock(&lock);
         free(in);
         return out;
 }
 
-static int pread_xz(void *buf, uint32_t count, uint64_t offset) {
+/* The blocks being fetched and decoded, so that a read needing one waits for it instead of fetching and
+ * decoding it again (the kernel and nbdcopy keep several reads of one block in flight). A boot read waits
+ * only for another boot read: the copy's run at SCHED_IDLE and could keep it waiting behind the boot's own
+ * work. Under lock. */
+#define IN_FLIGHT_MAX 32
+static struct { uint64_t offset; bool background; } in_flight[IN_FLIGHT_MAX];
+static size_t in_flight_n;
+static pthread_cond_t in_flight_done = PTHREAD_COND_INITIALIZER;
+
+static bool in_flight_wait_for(uint64_t offset, bool background) {
+        for (size_t i = 0; i < in_flight_n; i++)
+                if (in_flight[i].offset == offset && (background || !in_flight[i].background))
+                        return true;
+        return false;
+}
+
+/* false when the table is full: the block is then decoded without others waiting for it */
+static bool in_flight_add(uint64_t offset, bool background) {
+        if (in_flight_n == IN_FLIGHT_MAX)
+                return false;
+        in_flight[in_flight_n].offset = offset;
+        in_flight[in_flight_n++].background = background;
+        return true;
+}
+
+static void in_flight_remove(uint64_t offset, bool background) {
+        for (size_t i = 0; i < in_flight_n; i++)
+                if (in_flight[i].offset == offset && in_flight[i].background == background) {
+                        in_flight[i] = in_flight[--in_flight_n];
+                        break;
+                }
+        pthread_cond_broadcast(&in_flight_done);
+}
+
+/* Copy from the decoded block holding offset; when none is kept, claim the block (ret_b) unless another
+ * read is decoding it, whose end is waited for. Under lock. @ret bytes copied, 0: decode *ret_b, -1: errno */
+static int64_t decoded_or_claim(void *buf, uint32_t count, uint64_t offset, bool background, XzBlock *ret_b,
+                                bool *ret_claimed) {
+        for (;;) {
+                size_t n = block_cache_copy(&decoded, buf, count, offset);
+
+                if (n > 0)
+                        return (int64_t) n;
+                if (xz_image_locate(&image, offset, ret_b) < 0) {
+                        nbdkit_error("%s: byte %" PRIu64 " is past the image's end", url, offset);
+                        errno = EIO;
+                        return -1;
+                }
+                if (!in_flight_wait_for(ret_b->offset, background)) {
+                        *ret_claimed = in_flight_add(ret_b->offset, background);
+                        return 0;
+                }
+                pthread_cond_wait(&in_flight_done, &lock);
+        }
+}
+
+static int pread_xz(void *buf, uint32_t count, uint64_t offset, bool background) {
         while (count > 0) {
-                uint32_t n;
+                bool claimed = false;
                 uint8_t *data;
+                int64_t n;
                 XzBlock b;
 
                 pthread_mutex_lock(&lock);
-                n = (uint32_t) block_cache_copy(&decoded, buf, count, offset);
+                n = decoded_or_claim(buf, count, offset, background, &b, &claimed);
                 pthread_mutex_unlock(&lock);
+                if (n < 0)
+                        return -1;
                 if (n == 0) {
-                        if (xz_image_locate(&image, offset, &b) < 0) {
-                                nbdkit_error("%s: byte %" PRIu64 " is past the image's end", url, offset);
-                                errno = EIO;
-                                return -1;
-                        }
-                        data = decode_block(&b);
+                        data = decode_block(&b, background);
+                        pthread_mutex_lock(&lock);
+                        if (claimed)
+                                in_flight_remove(b.offset, background);
+                        if (data)
+                                block_cache_put(&decoded, b.offset, b.size, data);
+                        n = data ? (int64_t) block_cache_copy(&decoded, buf, count, offset) : 0;
+                        pthread_mutex_unlock(&lock);
                         if (!data)
                                 return -1;
-                        pthread_mutex_lock(&lock);
-                        block_cache_put(&decoded, b.offset, b.size, data);
-                        n = (uint32_t) block_cache_copy(&decoded, buf, count, offset);
-                        pthread_mutex_unlock(&lock);
                         if (n == 0) {   /* a block that does not hold its own offset: a broken index */
                                 nbdkit_error("%s: the index's block for byte %" PRIu64 " does not hold it", url, offset);
                                 errno = EIO;
@@ -470,8 +529,8 @@ static int pread_xz(void *buf, uint32_t count, uint64_t offset) {
                         }
                 }
                 buf = (uint8_t *) buf + n;
-                count -= n;
-                offset += n;
+                count -= (uint32_t) n;
+                offset += (uint64_t) n;
         }
         return 0;
 }
@@ -491,7 +550,7 @@ static int http_plugin_pread(void *handle, void *buf, uint32_t count, uint64_t o
                 return 0;
         if (background)
                 thread_background(true);
-        r = xz ? pread_xz(buf, count, offset) : fetch(buf, count, offset);
+        r = xz ? pread_xz(buf, count, offset, background) : fetch(buf, count, offset);
         if (background)
                 thread_background(false);
         return r;
