@@ -29,11 +29,22 @@
 enum { ARG_ROOTHASH = 0x100, ARG_USRHASH, ARG_NO_VERITY, ARG_UNIT, ARG_CONNECTIONS, ARG_REQUEST_SIZE, ARG_COPY_NOW,
        ARG_RETRIES, ARG_RETRY_DELAY, ARG_TIMEOUT, ARG_STATE_DIR, ARG_CA, ARG_JSON, ARG_VERSION };
 
-/* Rows more than one command takes. */
+/* Each row once: urlboot-lazy's table has them all, a command's those it uses. */
 #define ROW_ROOTHASH { "roothash", 0, ARG_ROOTHASH, OPTION_REQUIRED, "HEX", \
                        "the root file system's verity root hash", NULL }
 #define ROW_USRHASH { "usrhash", 0, ARG_USRHASH, OPTION_REQUIRED, "HEX", \
                       "the /usr file system's verity root hash", NULL }
+#define ROW_NO_VERITY { "no-verity", 0, ARG_NO_VERITY, OPTION_SWITCH, NULL, \
+                        "attach without a pinned hash (verify=no)", NULL }
+#define ROW_CONNECTIONS { "connections", 0, ARG_CONNECTIONS, OPTION_REQUIRED, "N", \
+                          "the kernel's NBD connections for the boot's reads (default " \
+                          STRINGIFY(LAZY_CONNECTIONS_DEFAULT) ")", NULL }
+#define ROW_REQUEST_SIZE { "request-size", 0, ARG_REQUEST_SIZE, OPTION_REQUIRED, "SIZE", \
+                           "largest request to the network (default 1M)", NULL }
+#define ROW_COPY_NOW { "copy-now", 0, ARG_COPY_NOW, OPTION_SWITCH, NULL, \
+                       "copy at once (default: in the initrd, once the root is mounted)", NULL }
+#define ROW_UNIT { "unit", 0, ARG_UNIT, OPTION_REQUIRED, "NAME", \
+                   "the unit to keep for the real root's systemd (the generator passes %n)", NULL }
 #define ROW_RETRIES { "retries", 0, ARG_RETRIES, OPTION_REQUIRED, "N", \
                       "tries of one HTTP request before a read fails (default " STRINGIFY(NBDKIT_RETRIES_DEFAULT) ")", \
                       NULL }
@@ -46,10 +57,27 @@ enum { ARG_ROOTHASH = 0x100, ARG_USRHASH, ARG_NO_VERITY, ARG_UNIT, ARG_CONNECTIO
 #define ROW_CA { "ca", 0, ARG_CA, OPTION_REQUIRED, "FILE", \
                  "the CA (PEM) an https server must have a certificate from\n" \
                  "(default " URLBOOT_TLS_CA_PATH " when it exists, else the system's)", "file" }
+#define ROW_JSON { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "status as JSON", NULL }
 
+/* Options may come before or after the command (getopt moves them to the front), so this table takes
+ * them all; a command's table lists those that matter to it (its --help, the completion) and counts its
+ * arguments. */
 static const OptionRow lazy_options[] = {
         OPTION_ROW_HELP,
         OPTION_ROW_VERSION(ARG_VERSION),
+        ROW_ROOTHASH,
+        ROW_USRHASH,
+        ROW_NO_VERITY,
+        ROW_CONNECTIONS,
+        ROW_REQUEST_SIZE,
+        ROW_COPY_NOW,
+        ROW_UNIT,
+        ROW_RETRIES,
+        ROW_RETRY_DELAY,
+        ROW_TIMEOUT,
+        ROW_STATE_DIR,
+        ROW_CA,
+        ROW_JSON,
 };
 
 static const CommandTable lazy_table = {
@@ -73,7 +101,7 @@ static const CommandTable lazy_table = {
                    "check-verity checks DISK (a device or an image file) against the pinned hashes.\n"
                    "serve runs nbdkit on SOCKET as attach does, in the foreground (tests, debugging).\n"
                    "\n"
-                   "Run 'urlboot-lazy COMMAND --help' for a command's options.",
+                   "Run 'urlboot-lazy COMMAND --help' for the options that matter to a command.",
         .options = lazy_options,
         .n_options = ELEMENTSOF(lazy_options),
         .max_arguments = ARGUMENTS_ANY,
@@ -84,16 +112,11 @@ static const OptionRow attach_options[] = {
         OPTION_ROW_HELP,
         ROW_ROOTHASH,
         ROW_USRHASH,
-        { "no-verity", 0, ARG_NO_VERITY, OPTION_SWITCH, NULL, "attach without a pinned hash (verify=no)", NULL },
-        { "connections", 0, ARG_CONNECTIONS, OPTION_REQUIRED, "N",
-          "the kernel's NBD connections for the boot's reads (default " STRINGIFY(LAZY_CONNECTIONS_DEFAULT) ")",
-          NULL },
-        { "request-size", 0, ARG_REQUEST_SIZE, OPTION_REQUIRED, "SIZE", "largest request to the network (default 1M)",
-          NULL },
-        { "copy-now", 0, ARG_COPY_NOW, OPTION_SWITCH, NULL,
-          "copy at once (default: in the initrd, once the root is mounted)", NULL },
-        { "unit", 0, ARG_UNIT, OPTION_REQUIRED, "NAME",
-          "the unit to keep for the real root's systemd (the generator passes %n)", NULL },
+        ROW_NO_VERITY,
+        ROW_CONNECTIONS,
+        ROW_REQUEST_SIZE,
+        ROW_COPY_NOW,
+        ROW_UNIT,
         ROW_RETRIES,
         ROW_RETRY_DELAY,
         ROW_TIMEOUT,
@@ -119,7 +142,7 @@ static const CommandTable attach_table = {
 
 static const OptionRow status_options[] = {
         OPTION_ROW_HELP,
-        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "status as JSON", NULL },
+        ROW_JSON,
         ROW_STATE_DIR,
 };
 
@@ -253,35 +276,6 @@ static int apply_option(Args *a, int id, const char *v) {
         return 0;
 }
 
-/*
- * The options of a table above into a, its positional arguments in *ret_argc, *ret_argv.
- * @ret 0, 1 after --help or --version, -EUSAGE or -EINVAL (logged)
- */
-static int parse_options(const CommandTable *table, int argc, char *argv[], Args *a, int *ret_argc, char ***ret_argv) {
-        OptionParser p;
-        int c, r = 0;
-
-        if (option_parser_init(&p, table, argc, argv) < 0)
-                return log_oom();
-        while (r == 0 && (c = option_next(&p)) > 0)
-                switch (c) {
-                case 'h':
-                        command_table_help(table, stdout);
-                        r = 1;
-                        break;
-                case ARG_VERSION:
-                        puts("urlboot-lazy " URLBOOT_VERSION);
-                        r = 1;
-                        break;
-                default:
-                        r = apply_option(a, c, p.argument);
-                }
-        if (r == 0)
-                r = c < 0 ? c : option_parser_arguments(&p, ret_argc, ret_argv);
-        option_parser_done(&p);
-        return r;
-}
-
 static int verb_attach(Args *a, int argc, char *argv[]) {
         a->lazy.url = argv[0];
         a->lazy.image = argv[1];
@@ -366,7 +360,7 @@ static int verb_status(Args *a, int argc, char *argv[]) {
 typedef struct Verb {
         const char *name;
         const CommandTable *table;
-        int (*run)(Args *a, int argc, char *argv[]);    /* argv: the positional arguments, NULL-terminated */
+        int (*run)(Args *a, int argc, char *argv[]);    /* argv: the command's arguments, NULL-terminated */
 } Verb;
 
 static const Verb verbs[] = {
@@ -375,6 +369,74 @@ static const Verb verbs[] = {
         { "check-verity", &check_verity_table, verb_check_verity },
         { "serve", &serve_table, verb_serve },
 };
+
+static const Verb *verb_find(const char *name) {
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (streq(name, verbs[i].name))
+                        return verbs + i;
+        return NULL;
+}
+
+/* --help: the command's table when the command line names one, else urlboot-lazy's. */
+static void help(int argc, char *argv[]) {
+        for (int i = 1; i < argc; i++)
+                if (verb_find(argv[i])) {
+                        command_table_help(verb_find(argv[i])->table, stdout);
+                        return;
+                }
+        command_table_help(&lazy_table, stdout);
+}
+
+/*
+ * The options (urlboot-lazy's table) into a, the command and its arguments in *ret_argc, *ret_argv.
+ * @ret 0, 1 after --help or --version, -EUSAGE or -EINVAL (logged), -ENOMEM
+ */
+static int parse_args(int argc, char *argv[], Args *a, int *ret_argc, char ***ret_argv) {
+        OptionParser p;
+        int c, r = 0;
+
+        if (option_parser_init(&p, &lazy_table, argc, argv) < 0)
+                return log_oom();
+        while (r == 0 && (c = option_next(&p)) > 0)
+                switch (c) {
+                case 'h':
+                        help(argc, argv);
+                        r = 1;
+                        break;
+                case ARG_VERSION:
+                        puts("urlboot-lazy " URLBOOT_VERSION);
+                        r = 1;
+                        break;
+                default:
+                        r = apply_option(a, c, p.argument);
+                }
+        if (r == 0)
+                r = c < 0 ? c : option_parser_arguments(&p, ret_argc, ret_argv);
+        option_parser_done(&p);
+        return r;
+}
+
+/* A command's arguments (argv[0] its name) against its table's count. Its options went with the command
+ * line's: "--" keeps the rest from being read as options again. */
+static int verb_arguments(const CommandTable *table, int argc, char *argv[]) {
+        _cleanup_free_ char **v = calloc(argc + 2, sizeof *v);
+        OptionParser p;
+        char **args;
+        int n, r;
+
+        if (!v)
+                return log_oom();
+        v[0] = argv[0];
+        v[1] = (char *) "--";
+        memcpy(v + 2, argv + 1, (argc - 1) * sizeof *v);
+        if (option_parser_init(&p, table, argc + 1, v) < 0)
+                return log_oom();
+        r = option_next(&p);
+        if (r == 0)
+                r = option_parser_arguments(&p, &n, &args);
+        option_parser_done(&p);
+        return r;
+}
 
 /* --dump-table: urlboot-lazy's own options, then each command's. */
 static bool dump_tables(int argc, char *argv[]) {
@@ -400,36 +462,28 @@ int main(int argc, char *argv[]) {
                         .ca_file = tls_ca_pinned(),
                 },
         };
-        const Verb *verb = NULL;
-        char **args = argv + 1;
-        int nargs = argc - 1, r;
+        const Verb *verb;
+        char **args;
+        int nargs, r;
 
         log_set_program("urlboot-lazy");
         if (dump_tables(argc, argv))
                 return EXIT_SUCCESS;
-        /* The command comes first; before it only urlboot-lazy's own options (--help, --version). */
-        if (argc < 2 || argv[1][0] == '-') {
-                r = parse_options(&lazy_table, argc, argv, &a, &nargs, &args);
-                if (r != 0)
-                        return r > 0 ? EXIT_SUCCESS : r == -ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
-                if (nargs == 0) {
-                        log_error("Missing command: attach, status or check-verity (see --help).");
-                        return EXIT_USAGE;
-                }
+        r = parse_args(argc, argv, &a, &nargs, &args);
+        if (r != 0)
+                return r > 0 ? EXIT_SUCCESS : r == -ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
+        if (nargs == 0) {
+                log_error("Missing command: attach, status or check-verity (see --help).");
+                return EXIT_USAGE;
         }
-        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-                if (streq(args[0], verbs[i].name))
-                        verb = verbs + i;
+        verb = verb_find(args[0]);
         if (!verb) {
                 log_error("Unknown command '%s' (see --help).", args[0]);
                 return EXIT_USAGE;
         }
-        /* the command's options and arguments, its name in args[0] as a program's */
-        r = parse_options(verb->table, nargs, args, &a, &nargs, &args);
+        r = verb_arguments(verb->table, nargs, args);
         if (r == 0)
-                r = verb->run(&a, nargs, args);
-        if (r > 0)
-                return EXIT_SUCCESS;
+                r = verb->run(&a, nargs - 1, args + 1);
         if (r == -EINVAL || r == -EUSAGE)
                 return EXIT_USAGE;
         return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
