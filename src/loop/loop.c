@@ -18,9 +18,29 @@
 
 enum { ARG_REF = 0x100, ARG_REF_AUTO, ARG_READ_ONLY, ARG_DIRECT_IO, ARG_FORCE, ARG_JSON, ARG_VERSION };
 
+/* Each row once: urlboot-loop's table has them all, a command's those it uses. */
+#define ROW_REF { "ref", 0, ARG_REF, OPTION_REQUIRED, "REF", \
+                  "reference name (at most " STRINGIFY(LOOP_REF_MAX) " bytes)", NULL }
+#define ROW_REF_AUTO { "ref-auto", 0, ARG_REF_AUTO, OPTION_SWITCH, NULL, "the file's name as reference", NULL }
+#define ROW_READ_ONLY { "read-only", 0, ARG_READ_ONLY, OPTION_SWITCH, NULL, \
+                        "attach read-only (also when the file is not writable)", NULL }
+#define ROW_DIRECT_IO { "direct-io", 0, ARG_DIRECT_IO, OPTION_REQUIRED, "auto|yes|no", \
+                        "bypass the page cache: auto (where supported), yes, no", NULL }
+#define ROW_FORCE { "force", 0, ARG_FORCE, OPTION_SWITCH, NULL, "attach even if the file is attached already", NULL }
+#define ROW_JSON { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "list as JSON", NULL }
+
+/* Options may come before or after the command (getopt moves them to the front), so this table takes
+ * them all; a command's table lists those that matter to it (its --help, the completion) and counts its
+ * arguments. */
 static const OptionRow loop_options[] = {
         OPTION_ROW_HELP,
         OPTION_ROW_VERSION(ARG_VERSION),
+        ROW_REF,
+        ROW_REF_AUTO,
+        ROW_READ_ONLY,
+        ROW_DIRECT_IO,
+        ROW_FORCE,
+        ROW_JSON,
 };
 
 static const CommandTable loop_table = {
@@ -35,7 +55,7 @@ static const CommandTable loop_table = {
                    "name) is what udev links as /dev/disk/by-loop-ref/REF and REF-partN; a loop disk\n"
                    "whose reference is rootdisk or rootdisk.raw provides /dev/gpt-auto-root.\n"
                    "\n"
-                   "Run 'urlboot-loop COMMAND --help' for a command's options.",
+                   "Run 'urlboot-loop COMMAND --help' for the options that matter to a command.",
         .options = loop_options,
         .n_options = ELEMENTSOF(loop_options),
         .max_arguments = ARGUMENTS_ANY,
@@ -44,14 +64,11 @@ static const CommandTable loop_table = {
 
 static const OptionRow attach_options[] = {
         OPTION_ROW_HELP,
-        { "ref", 0, ARG_REF, OPTION_REQUIRED, "REF", "reference name (at most " STRINGIFY(LOOP_REF_MAX) " bytes)",
-          NULL },
-        { "ref-auto", 0, ARG_REF_AUTO, OPTION_SWITCH, NULL, "the file's name as reference", NULL },
-        { "read-only", 0, ARG_READ_ONLY, OPTION_SWITCH, NULL, "attach read-only (also when the file is not writable)",
-          NULL },
-        { "direct-io", 0, ARG_DIRECT_IO, OPTION_REQUIRED, "auto|yes|no",
-          "bypass the page cache: auto (where supported), yes, no", NULL },
-        { "force", 0, ARG_FORCE, OPTION_SWITCH, NULL, "attach even if the file is attached already", NULL },
+        ROW_REF,
+        ROW_REF_AUTO,
+        ROW_READ_ONLY,
+        ROW_DIRECT_IO,
+        ROW_FORCE,
 };
 
 static const CommandTable attach_table = {
@@ -86,7 +103,7 @@ static const CommandTable detach_table = {
 
 static const OptionRow list_options[] = {
         OPTION_ROW_HELP,
-        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "list as JSON", NULL },
+        ROW_JSON,
 };
 
 static const CommandTable list_table = {
@@ -222,20 +239,48 @@ static int apply_option(Args *a, int id, const char *v) {
         return 0;
 }
 
+typedef struct Verb {
+        const char *name;
+        const CommandTable *table;
+} Verb;
+
+static const Verb verbs[] = {
+        { "attach", &attach_table },
+        { "detach", &detach_table },
+        { "list", &list_table },
+};
+
+static const Verb *verb_find(const char *name) {
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (streq(name, verbs[i].name))
+                        return verbs + i;
+        return NULL;
+}
+
+/* --help: the command's table when the command line names one, else urlboot-loop's. */
+static void help(int argc, char *argv[]) {
+        for (int i = 1; i < argc; i++)
+                if (verb_find(argv[i])) {
+                        command_table_help(verb_find(argv[i])->table, stdout);
+                        return;
+                }
+        command_table_help(&loop_table, stdout);
+}
+
 /*
- * The options of a table above into a, its positional arguments in *ret_argc, *ret_argv.
+ * The options (urlboot-loop's table) into a, the command and its arguments in *ret_argc, *ret_argv.
  * @ret 0, 1 after --help or --version, -EUSAGE (logged), -ENOMEM
  */
-static int parse_options(const CommandTable *table, int argc, char *argv[], Args *a, int *ret_argc, char ***ret_argv) {
+static int parse_args(int argc, char *argv[], Args *a, int *ret_argc, char ***ret_argv) {
         OptionParser p;
         int c, r = 0;
 
-        if (option_parser_init(&p, table, argc, argv) < 0)
+        if (option_parser_init(&p, &loop_table, argc, argv) < 0)
                 return log_oom();
         while (r == 0 && (c = option_next(&p)) > 0)
                 switch (c) {
                 case 'h':
-                        command_table_help(table, stdout);
+                        help(argc, argv);
                         r = 1;
                         break;
                 case ARG_VERSION:
@@ -251,51 +296,69 @@ static int parse_options(const CommandTable *table, int argc, char *argv[], Args
         return r;
 }
 
+/* A command's arguments (argv[0] its name) against its table's count. Its options went with the command
+ * line's: "--" keeps the rest from being read as options again. */
+static int verb_arguments(const CommandTable *table, int argc, char *argv[]) {
+        _cleanup_free_ char **v = calloc(argc + 2, sizeof *v);
+        OptionParser p;
+        char **args;
+        int n, r;
+
+        if (!v)
+                return log_oom();
+        v[0] = argv[0];
+        v[1] = (char *) "--";
+        memcpy(v + 2, argv + 1, (argc - 1) * sizeof *v);
+        if (option_parser_init(&p, table, argc + 1, v) < 0)
+                return log_oom();
+        r = option_next(&p);
+        if (r == 0)
+                r = option_parser_arguments(&p, &n, &args);
+        option_parser_done(&p);
+        return r;
+}
+
 /* --dump-table: urlboot-loop's own options, then each command's. */
 static bool dump_tables(int argc, char *argv[]) {
-        const CommandTable *const tables[] = { &loop_table, &attach_table, &detach_table, &list_table };
+        const CommandTable *tables[ELEMENTSOF(verbs) + 1] = { &loop_table };
 
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                tables[i + 1] = verbs[i].table;
         return command_table_dump_requested(argc, argv, tables, ELEMENTSOF(tables));
 }
 
 int main(int argc, char *argv[]) {
-        const CommandTable *table = NULL;
-        char **args = argv + 1;
-        int nargs = argc - 1, r;
+        const Verb *verb;
+        char **args;
+        int nargs, r;
         Args a = {};
 
         log_set_program("urlboot-loop");
         if (dump_tables(argc, argv))
                 return EXIT_SUCCESS;
-        /* The command comes first; before it only urlboot-loop's own options (--help, --version). */
-        if (argc < 2 || argv[1][0] == '-') {
-                r = parse_options(&loop_table, argc, argv, &a, &nargs, &args);
-                if (r != 0)
-                        return r > 0 ? EXIT_SUCCESS : r == -EUSAGE ? EXIT_USAGE : EXIT_FAILURE;
-                if (nargs == 0) {
-                        log_error("Missing command: attach, detach or list (see --help).");
-                        return EXIT_USAGE;
-                }
-        }
-        table = streq(args[0], "attach") ? &attach_table : streq(args[0], "detach") ? &detach_table :
-                streq(args[0], "list") ? &list_table : NULL;
-        if (!table) {
-                log_error("Unknown command '%s' (see --help).", args[0]);
-                return EXIT_USAGE;
-        }
-        /* the command's options and arguments, its name in args[0] as a program's */
-        r = parse_options(table, nargs, args, &a, &nargs, &args);
+        r = parse_args(argc, argv, &a, &nargs, &args);
         if (r != 0)
                 return r > 0 ? EXIT_SUCCESS : r == -EUSAGE ? EXIT_USAGE : EXIT_FAILURE;
-
         if (a.ref_auto && a.attach.ref) {
                 log_error("--ref= and --ref-auto exclude each other.");
                 return EXIT_USAGE;
         }
-        if (table == &attach_table)
-                r = verb_attach(&a, args[0]);
-        else if (table == &detach_table)
-                r = verb_detach(args[0]);
+        if (nargs == 0) {
+                log_error("Missing command: attach, detach or list (see --help).");
+                return EXIT_USAGE;
+        }
+        verb = verb_find(args[0]);
+        if (!verb) {
+                log_error("Unknown command '%s' (see --help).", args[0]);
+                return EXIT_USAGE;
+        }
+        r = verb_arguments(verb->table, nargs, args);
+        if (r < 0)
+                return r == -EUSAGE ? EXIT_USAGE : EXIT_FAILURE;
+        if (verb->table == &attach_table)
+                r = verb_attach(&a, args[1]);
+        else if (verb->table == &detach_table)
+                r = verb_detach(args[1]);
         else
                 r = verb_list(&a);
         return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
