@@ -88,7 +88,7 @@ for name, path, pages in sorted(commands()):
     entries = option_entries(text)
     missing = sorted(opts - (entries or set()))
     checks.append(((entries is not None or not opts) and not missing,
-                   f'{name}: every option of --help has an entry in OPTIONS of {page} ({len(opts)})'
+                   f'{name}: every option it lists has an entry in OPTIONS of {page} ({len(opts)})'
                    + (f'; missing: {" ".join(missing)}' if missing else '')
                    + ('; no OPTIONS section' if entries is None and opts else '')))
     # a command with verbs: each verb's options have entries too (under the verb's subsection).

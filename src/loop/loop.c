@@ -296,28 +296,6 @@ static int parse_args(int argc, char *argv[], Args *a, int *ret_argc, char ***re
         return r;
 }
 
-/* A command's arguments (argv[0] its name) against its table's count. Its options went with the command
- * line's: "--" keeps the rest from being read as options again. */
-static int verb_arguments(const CommandTable *table, int argc, char *argv[]) {
-        _cleanup_free_ char **v = calloc(argc + 2, sizeof *v);
-        OptionParser p;
-        char **args;
-        int n, r;
-
-        if (!v)
-                return log_oom();
-        v[0] = argv[0];
-        v[1] = (char *) "--";
-        memcpy(v + 2, argv + 1, (argc - 1) * sizeof *v);
-        if (option_parser_init(&p, table, argc + 1, v) < 0)
-                return log_oom();
-        r = option_next(&p);
-        if (r == 0)
-                r = option_parser_arguments(&p, &n, &args);
-        option_parser_done(&p);
-        return r;
-}
-
 /* --dump-table: urlboot-loop's own options, then each command's. */
 static bool dump_tables(int argc, char *argv[]) {
         const CommandTable *tables[ELEMENTSOF(verbs) + 1] = { &loop_table };
@@ -352,7 +330,7 @@ int main(int argc, char *argv[]) {
                 log_error("Unknown command '%s' (see --help).", args[0]);
                 return EXIT_USAGE;
         }
-        r = verb_arguments(verb->table, nargs, args);
+        r = command_table_check_arguments(verb->table, nargs, args);
         if (r < 0)
                 return r == -EUSAGE ? EXIT_USAGE : EXIT_FAILURE;
         if (verb->table == &attach_table)

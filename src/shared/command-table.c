@@ -27,11 +27,13 @@ int option_parser_init(OptionParser *p, const CommandTable *table, int argc, cha
 
         *p = (OptionParser) { .table = table, .argc = argc, .argv = argv };
         p->long_options = calloc(table->n_options + 2, sizeof *p->long_options);
-        p->short_options = calloc(table->n_options * 3 + 2, 1);
+        p->short_options = calloc(table->n_options * 3 + 3, 1);
         if (!p->long_options || !p->short_options) {
                 option_parser_done(p);
                 return -ENOMEM;
         }
+        if (table->options_end_at_argument)
+                p->short_options[s++] = '+';
         p->short_options[s++] = ':';    /* a missing value is told apart from an unknown option */
         for (size_t i = 0; i < table->n_options; i++) {
                 const OptionRow *o = table->options + i;
@@ -99,12 +101,12 @@ int option_next(OptionParser *p) {
 
         p->argument = NULL;
         c = getopt_long(p->argc, p->argv, p->short_options, p->long_options, NULL);
-        if (c < 0)
-                return 0;
-        if (c == OPTION_DUMP_TABLE) {
+        if (c == OPTION_DUMP_TABLE) {   /* negative, so before the end of the options is told */
                 command_table_dump(p->table, stdout);
                 exit(fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE);
         }
+        if (c < 0)
+                return 0;
         if (c == ':') {
                 if (optopt && optopt < 0x80 && !strchr("?:", optopt))
                         return log_usage_error("%soption -%c needs a value (see --help).", verb_prefix(p->table, prefix), optopt);
@@ -124,25 +126,40 @@ int option_next(OptionParser *p) {
         return c;
 }
 
-int option_parser_arguments(OptionParser *p, int *ret_argc, char ***ret_argv) {
+/* n positional arguments against the table's count. */
+static int check_count(const CommandTable *t, unsigned n) {
         char prefix[64];
+
+        if (n < t->min_arguments)
+                return log_usage_error("%stoo few arguments (%u given; see --help).", verb_prefix(t, prefix), n);
+        if (t->max_arguments != ARGUMENTS_ANY && n > t->max_arguments)
+                return log_usage_error("%stoo many arguments (%u given, it takes %s; see --help).", verb_prefix(t, prefix),
+                                       n, t->max_arguments == 0 ? "none" : t->max_arguments == 1 ? "one" : "fewer");
+        return 0;
+}
+
+int option_parser_arguments(OptionParser *p, int *ret_argc, char ***ret_argv) {
         unsigned n;
+        int r;
 
         assert(p);
         assert(ret_argc);
         assert(ret_argv);
 
         n = optind < p->argc ? (unsigned) (p->argc - optind) : 0;
-        if (n < p->table->min_arguments)
-                return log_usage_error("%stoo few arguments (%u given; see --help).", verb_prefix(p->table, prefix), n);
-        if (p->table->max_arguments != ARGUMENTS_ANY && n > p->table->max_arguments)
-                return log_usage_error("%stoo many arguments (%u given, it takes %s; see --help).",
-                                       verb_prefix(p->table, prefix), n,
-                                       p->table->max_arguments == 0 ? "none" : p->table->max_arguments == 1 ? "one" :
-                                       "fewer");
+        r = check_count(p->table, n);
+        if (r < 0)
+                return r;
         *ret_argc = (int) n;
         *ret_argv = p->argv + (p->argc - (int) n);
         return 0;
+}
+
+int command_table_check_arguments(const CommandTable *table, int argc, char *argv[]) {
+        assert(table);
+        assert(argv || argc <= 1);
+
+        return check_count(table, argc > 1 ? (unsigned) (argc - 1) : 0);
 }
 
 /* Each line of text, indented to the help column; the first after head. */

@@ -41,6 +41,8 @@ typedef struct CommandTable {
         size_t n_options;
         unsigned min_arguments, max_arguments;  /* positional arguments (ARGUMENTS_ANY: no limit) */
         const char *complete_arguments;         /* as OptionRow.complete, for the positional arguments */
+        bool options_end_at_argument;           /* getopt's "+": what follows the first argument is its own
+                                                 * (a command line to run, with its options) */
 } CommandTable;
 
 /* The row every table has first: -h --help, answered by command_table_help(). */
@@ -71,6 +73,12 @@ int option_next(OptionParser *p);
  * count ("Too many arguments." / "Too few arguments.": -EUSAGE).
  */
 int option_parser_arguments(OptionParser *p, int *ret_argc, char ***ret_argv);
+
+/**
+ * The count alone, for a verb whose options the command's own table parsed: argv[0] is the verb, the rest
+ * its positional arguments. 0, or -EUSAGE with the message of option_parser_arguments().
+ */
+int command_table_check_arguments(const CommandTable *table, int argc, char *argv[]);
 
 /** --help: the usage line, the summary and the options, in the layout every urlboot command shares. Returns 0. */
 int command_table_help(const CommandTable *table, FILE *f);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The option table: getopt built from the rows, the argument count, --help's layout and the dump. */
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "command-table.h"
 #include "exit-status.h"
@@ -140,4 +142,56 @@ TEST(dump_names_every_row_and_its_completion) {
                                  "\"help\":\"write to FILE\",\"complete\":\"file:efi\"}"));
         ASSERT_TRUE(text[strlen(text) - 1] == '\n' && !strchr(text, '\n')[1]);
         free(text);
+}
+
+TEST(options_end_at_argument) {
+        static const CommandTable plus = {
+                .name = "shell", .options = rows, .n_options = sizeof rows / sizeof rows[0],
+                .max_arguments = ARGUMENTS_ANY, .options_end_at_argument = true,
+        };
+        char *argv[] = { "shell", "-q", "unit", "ls", "-l", "--json", NULL };
+        OptionParser p;
+        char **args;
+        int n, c, quiet = 0;
+
+        ASSERT_OK(option_parser_init(&p, &plus, 6, argv));
+        while ((c = option_next(&p)) > 0)
+                quiet += c == 'q';
+        ASSERT_EQ(c, 0);
+        ASSERT_EQ(quiet, 1);
+        ASSERT_OK(option_parser_arguments(&p, &n, &args));
+        ASSERT_EQ(n, 4);
+        ASSERT_STREQ(args[2], "-l");
+        option_parser_done(&p);
+}
+
+/* --dump-table anywhere among the options prints the table and exits 0 (it must not end the options instead). */
+TEST(dump_table_exits) {
+        char *argv[] = { "verb", "x", "--dump-table", NULL };
+        char out[8192] = {};
+        int fds[2], status;
+        ssize_t k, got = 0;
+        pid_t pid;
+
+        ASSERT_OK(pipe(fds));
+        pid = fork();
+        ASSERT_TRUE(pid >= 0);
+        if (pid == 0) {
+                OptionParser p;
+
+                dup2(fds[1], STDOUT_FILENO);
+                if (option_parser_init(&p, &table, 3, argv) < 0)
+                        _exit(3);
+                while (option_next(&p) > 0)
+                        ;
+                _exit(4);       /* reached only if --dump-table did not exit */
+        }
+        close(fds[1]);
+        while ((k = read(fds[0], out + got, sizeof out - 1 - got)) > 0)
+                got += k;
+        close(fds[0]);
+        ASSERT_EQ(waitpid(pid, &status, 0), pid);
+        ASSERT_TRUE(WIFEXITED(status));
+        ASSERT_EQ(WEXITSTATUS(status), 0);
+        ASSERT_TRUE(strncmp(out, "{\"name\":\"tool verb\"", 19) == 0);
 }
