@@ -5,12 +5,12 @@
  * one from systemd 258 on; with --new-sandbox also for a service that is not running.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "command-table.h"
 #include "exit-status.h"
 #include "log.h"
 #include "manager-bus.h"
@@ -26,60 +26,64 @@ static bool arg_remote = false;
 static bool arg_new_sandbox = false;
 static ShellStdio arg_stdio = SHELL_STDIO_AUTO;
 
-static void help(void) {
-        printf("Usage: urlboot-unit-shell [OPTIONS] UNIT [COMMAND [ARG...]]\n"
-               "\n"
-               "Run COMMAND, or a login shell, inside the sandbox of UNIT's main process: its pid,\n"
-               "mount, network and user namespaces and its root directory, as\n"
-               "\"systemd-analyze unit-shell\" does from systemd 258 on. UNIT without a type is a\n"
-               ".service; everything after UNIT goes to COMMAND. The exit status is COMMAND's.\n"
-               "\n"
-               "Options:\n"
-               "  --system         the system's service manager (default)\n"
-               "  --user           the calling user's service manager\n"
-               "  --new-sandbox    do not enter the running process: start a new transient service\n"
-               "                   with UNIT's sandboxing settings (see the man page for which) and\n"
-               "                   run COMMAND or the shell in it; UNIT need not be running\n"
-               "  --pty            with --new-sandbox: give the shell a new terminal (default when\n"
-               "                   stdin and stdout are terminals)\n"
-               "  --pipe           with --new-sandbox: give it our stdin, stdout and stderr\n"
-               "  -h --help        this help\n"
-               "  --version        print the version\n"
-               "\n"
-               "  -q --quiet --no-pager  accepted, as systemd-analyze accepts them (no effect)\n"
-               "\n"
-               "-H/--host and -M/--machine are refused, as systemd-analyze refuses them here.\n");
-}
+enum { ARG_VERSION = 0x100, ARG_SYSTEM, ARG_USER, ARG_NEW_SANDBOX, ARG_PTY, ARG_PIPE, ARG_NO_PAGER };
 
-/* Returns 1 to go on, 0 to exit successfully, negative to exit with a usage error. */
-static int parse_argv(int argc, char *argv[]) {
-        enum { ARG_VERSION = 0x100, ARG_SYSTEM, ARG_USER, ARG_NEW_SANDBOX, ARG_PTY, ARG_PIPE, ARG_NO_PAGER };
-        static const struct option options[] = {
-                { "help", no_argument, NULL, 'h' },
-                { "version", no_argument, NULL, ARG_VERSION },
-                { "system", no_argument, NULL, ARG_SYSTEM },
-                { "user", no_argument, NULL, ARG_USER },
-                { "host", required_argument, NULL, 'H' },
-                { "machine", required_argument, NULL, 'M' },
-                { "new-sandbox", no_argument, NULL, ARG_NEW_SANDBOX },
-                { "pty", no_argument, NULL, ARG_PTY },
-                { "pipe", no_argument, NULL, ARG_PIPE },
-                /* systemd-analyze's general options, accepted as 262 accepts them (nothing to page) */
-                { "quiet", no_argument, NULL, 'q' },
-                { "no-pager", no_argument, NULL, ARG_NO_PAGER },
-                {},
-        };
-        int c;
+static const OptionRow options[] = {
+        OPTION_ROW_HELP,
+        OPTION_ROW_VERSION(ARG_VERSION),
+        { "system", 0, ARG_SYSTEM, OPTION_SWITCH, NULL, "the system's service manager (default)", NULL },
+        { "user", 0, ARG_USER, OPTION_SWITCH, NULL, "the calling user's service manager", NULL },
+        { "new-sandbox", 0, ARG_NEW_SANDBOX, OPTION_SWITCH, NULL,
+          "do not enter the running process: start a new transient service\n"
+          "with UNIT's sandboxing settings (see the man page for which) and\n"
+          "run COMMAND or the shell in it; UNIT need not be running", NULL },
+        { "pty", 0, ARG_PTY, OPTION_SWITCH, NULL,
+          "with --new-sandbox: give the shell a new terminal (default when\n"
+          "stdin and stdout are terminals)", NULL },
+        { "pipe", 0, ARG_PIPE, OPTION_SWITCH, NULL, "with --new-sandbox: give it our stdin, stdout and stderr", NULL },
+        /* systemd-analyze's general options, accepted as 262 accepts them (nothing to page) */
+        { "quiet", 'q', 'q', OPTION_SWITCH, NULL, "accepted, as systemd-analyze accepts it (no effect)", NULL },
+        { "no-pager", 0, ARG_NO_PAGER, OPTION_SWITCH, NULL, "accepted, as systemd-analyze accepts it (no effect)", NULL },
+        /* refused, as systemd-analyze refuses them here */
+        { "host", 'H', 'H', OPTION_REQUIRED, "[USER@]HOST", NULL, NULL },
+        { "machine", 'M', 'M', OPTION_REQUIRED, "CONTAINER", NULL, NULL },
+};
 
-        /* "+": options end at UNIT, so that COMMAND's options stay COMMAND's ("ls -l"). */
-        while ((c = getopt_long(argc, argv, "+hqH:M:", options, NULL)) >= 0)
+static const CommandTable table = {
+        .name = "urlboot-unit-shell",
+        .arguments = "UNIT [COMMAND [ARG...]]",
+        .summary = "Run COMMAND, or a login shell, inside the sandbox of UNIT's main process: its pid,\n"
+                   "mount, network and user namespaces and its root directory, as\n"
+                   "\"systemd-analyze unit-shell\" does from systemd 258 on. UNIT without a type is a\n"
+                   ".service; everything after UNIT goes to COMMAND. The exit status is COMMAND's.\n"
+                   "\n"
+                   "-H/--host and -M/--machine are refused, as systemd-analyze refuses them here.",
+        .options = options,
+        .n_options = ELEMENTSOF(options),
+        .max_arguments = ARGUMENTS_ANY,
+        .complete_arguments = NULL,
+        .options_end_at_argument = true,        /* COMMAND keeps its own options ("ls -l") */
+};
+
+/*
+ * Returns 1 to go on, 0 to exit successfully, negative to exit with a usage error; the unit and the command
+ * in *ret_argc, *ret_argv.
+ */
+static int parse_argv(int argc, char *argv[], int *ret_argc, char ***ret_argv) {
+        OptionParser p;
+        int c = 0, r = 1;
+
+        if (option_parser_init(&p, &table, argc, argv) < 0)
+                return log_oom();
+        while (r > 0 && (c = option_next(&p)) > 0)
                 switch (c) {
                 case 'h':
-                        help();
-                        return 0;
+                        r = command_table_help(&table, stdout);
+                        break;
                 case ARG_VERSION:
                         puts("urlboot-unit-shell " URLBOOT_VERSION);
-                        return 0;
+                        r = 0;
+                        break;
                 case ARG_SYSTEM:
                         arg_scope = MANAGER_SYSTEM;
                         break;
@@ -87,9 +91,10 @@ static int parse_argv(int argc, char *argv[]) {
                         arg_scope = MANAGER_USER;
                         break;
                 case 'M':
-                        if (isempty(optarg)) {
-                                log_error("Invalid --machine= specified: %s", optarg); /* systemd 262's words */
-                                return -EINVAL;
+                        if (isempty(p.argument)) {
+                                /* systemd 262's words */
+                                r = log_usage_error("Invalid --machine= specified: %s", p.argument);
+                                break;
                         }
                         __attribute__((fallthrough));
                 case 'H':
@@ -107,18 +112,20 @@ static int parse_argv(int argc, char *argv[]) {
                 case ARG_PIPE:
                         arg_stdio = SHELL_STDIO_PIPE;
                         break;
-                default:
-                        return -EINVAL;
                 }
+        if (r > 0 && c < 0)
+                r = c;
+        if (r > 0)
+                r = option_parser_arguments(&p, ret_argc, ret_argv) < 0 ? -EUSAGE : 1;
+        option_parser_done(&p);
+        if (r <= 0)
+                return r;
 
-        if (optind >= argc) {
-                log_error("Missing the unit (see --help).");
-                return -EINVAL;
-        }
-        if (arg_stdio != SHELL_STDIO_AUTO && !arg_new_sandbox) {
-                log_error("--pty and --pipe go with --new-sandbox: in a running service the shell always gets a terminal of its own when ours is one.");
-                return -EINVAL;
-        }
+        if (*ret_argc == 0)
+                return log_usage_error("Missing the unit (see --help).");
+        if (arg_stdio != SHELL_STDIO_AUTO && !arg_new_sandbox)
+                return log_usage_error("--pty and --pipe go with --new-sandbox: in a running service the shell "
+                                       "always gets a terminal of its own when ours is one.");
         return 1;
 }
 
@@ -212,15 +219,19 @@ static int run(const char *arg, char **command) {
 }
 
 int main(int argc, char *argv[]) {
-        int r;
+        char **args;
+        int nargs, r;
 
         log_set_program("urlboot-unit-shell");
         process_name_init(argv);
 
-        r = parse_argv(argc, argv);
+        /* also answered by option_next(), but there its id (-2) reads as the end of the options */
+        if (command_table_dump_requested(argc, argv, (const CommandTable *[]) { &table }, 1))
+                return EXIT_SUCCESS;
+        r = parse_argv(argc, argv, &nargs, &args);
         if (r <= 0)
-                return r < 0 ? EXIT_USAGE : EXIT_SUCCESS;
+                return r == -ENOMEM ? EXIT_FAILURE : r < 0 ? EXIT_USAGE : EXIT_SUCCESS;
 
         point_at_systemd_analyze();
-        return run(argv[optind], argc - optind > 1 ? argv + optind + 1 : NULL);
+        return run(args[0], nargs > 1 ? args + 1 : NULL);
 }
