@@ -117,7 +117,7 @@ static const Verb *verb_find(const char *name) {
 }
 
 static void help(void) {
-        printf("Usage: urlbootctl [COMMAND] [OPTIONS]\n\nCommands (none: status):\n");
+        printf("Usage: urlbootctl [OPTIONS...] [COMMAND] ...\n\nCommands (none: status):\n");
         for (size_t i = 0; i < ELEMENTSOF(verbs); i++) {
                 const Verb *v = verbs + i;
 

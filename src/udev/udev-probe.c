@@ -25,7 +25,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "command-table.h"
 #include "efivars.h"
+#include "exit-status.h"
 #include "fileio.h"
 #include "gpt-types.h"
 #include "log.h"
@@ -151,31 +153,61 @@ static int pick_root(const Partition *parts, int n) {
         return gpt_pick_root(gp, (size_t) n, gpt_root_type_native());
 }
 
+static const OptionRow options[] = {
+        OPTION_ROW_HELP,
+};
+
+static const CommandTable table = {
+        .name = "urlboot-udev-probe",
+        .arguments = "/dev/DEVICE",
+        .summary = "Print udev properties (KEY=VALUE) for a loop disk or partition: its reference\n"
+                   "(URLBOOT_LOOP_REF) and, for the disk that provides the root, the gpt-auto root\n"
+                   "properties systemd's rules turn into /dev/gpt-auto-root.",
+        .options = options,
+        .n_options = ELEMENTSOF(options),
+        .min_arguments = 1,
+        .max_arguments = 1,
+        .complete_arguments = "file",
+};
+
+/* 1 with *ret_device set: go on; 0: done (--help); -EUSAGE */
+static int parse_arguments(int argc, char *argv[], const char **ret_device) {
+        OptionParser p;
+        char **args;
+        int n, c, r;
+
+        if (option_parser_init(&p, &table, argc, argv) < 0)
+                return log_oom();
+        while ((c = option_next(&p)) > 0)
+                if (c == 'h') {
+                        option_parser_done(&p);
+                        return command_table_help(&table, stdout);
+                }
+        r = c < 0 ? c : option_parser_arguments(&p, &n, &args);
+        if (r >= 0)
+                *ret_device = args[0];
+        option_parser_done(&p);
+        return r < 0 ? r : 1;
+}
+
 int main(int argc, char *argv[]) {
         _cleanup_free_ char *enc = NULL;
+        const char *device = NULL;
         Partition parts[PARTITIONS_MAX];
         LoopInfo info;
         Device d;
         int n, root, r;
 
         log_set_program("urlboot-udev-probe");
-        if (argc == 2 && (streq(argv[1], "--help") || streq(argv[1], "-h"))) {
-                printf("Usage: urlboot-udev-probe /dev/DEVICE\n\n"
-                       "Print udev properties (KEY=VALUE) for a loop disk or partition: its reference\n"
-                       "(URLBOOT_LOOP_REF) and, for the disk that provides the root, the gpt-auto root\n"
-                       "properties systemd's rules turn into /dev/gpt-auto-root.\n");
-                return EXIT_SUCCESS;
-        }
-        if (argc != 2) {
-                log_error("Usage: urlboot-udev-probe /dev/DEVICE (see --help).");
-                return 2;
-        }
+        r = parse_arguments(argc, argv, &device);
+        if (r <= 0)
+                return r == -EUSAGE ? EXIT_USAGE : r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 
-        r = identify(argv[1], &d);
+        r = identify(device, &d);
         if (r == -ENODEV)
                 return EXIT_SUCCESS; /* not a loop device: nothing to say */
         if (r < 0) {
-                log_error_errno(r, "Cannot identify %s: %m", argv[1]);
+                log_error_errno(r, "Cannot identify %s: %m", device);
                 return EXIT_FAILURE;
         }
         r = loop_get_info(d.disk, &info);
