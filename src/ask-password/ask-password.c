@@ -19,6 +19,7 @@
 #include "ask-request.h"
 #include "ask-service.h"
 #include "command-table.h"
+#include "json-format.h"
 #include "exit-status.h"
 #include "log.h"
 #include "path-util.h"
@@ -28,6 +29,7 @@
 #define SYSTEM_ADDRESS "/run/systemd/io.systemd.AskPassword"
 #define SYSTEM_DIRECTORY "/run/systemd/ask-password"
 
+static JsonFormat arg_json = JSON_FORMAT_OFF;
 static AskClientOptions arg_client = {
         .timeout_usec = ASK_DEFAULT_TIMEOUT_USEC,
         .push_cache = true,
@@ -63,7 +65,7 @@ static const OptionRow options[] = {
         { "multiple", 0, ARG_MULTIPLE, OPTION_SWITCH, NULL, "print every password, one per line", NULL },
         { "no-output", 0, ARG_NO_OUTPUT, OPTION_SWITCH, NULL, "print nothing (the exit status tells)", NULL },
         { NULL, 'n', 'n', OPTION_SWITCH, NULL, "no newline after the password", NULL },
-        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "print {\"passwords\":[...]} (errors as Varlink errors)", NULL },
+        OPTION_ROW_JSON(ARG_JSON, "print {\"passwords\":[...]} (errors as Varlink errors)"),
         { "interactive", 0, ARG_INTERACTIVE, OPTION_SWITCH, NULL, "let polkit ask the caller to authenticate", NULL },
         { "system", 0, ARG_SYSTEM, OPTION_SWITCH, NULL, "ask the system's agents (default)", NULL },
         { "user", 0, ARG_USER, OPTION_SWITCH, NULL,
@@ -180,7 +182,9 @@ static int parse_argv(int argc, char *argv[]) {
                         arg_client.newline = false;
                         break;
                 case ARG_JSON:
-                        arg_client.json = true;
+                        if (json_format_option(p.argument, &arg_json) < 0)
+                                r = -EUSAGE;
+                        arg_client.json = arg_json != JSON_FORMAT_OFF;
                         break;
                 case ARG_INTERACTIVE:
                         arg_client.interactive = true;
@@ -276,6 +280,7 @@ static int run_service(void) {
 }
 
 int main(int argc, char *argv[]) {
+        JsonCapture capture;
         _cleanup_free_ char *user_address = NULL;
         int r;
 
@@ -303,7 +308,10 @@ int main(int argc, char *argv[]) {
                 } else
                         arg_client.address = SYSTEM_ADDRESS;
         }
+        if (json_capture_begin(&capture, arg_json) < 0)
+                return EXIT_FAILURE;
         r = ask_client_run(&arg_client);
+        (void) json_capture_end(&capture);
         free(arg_message);
         return r;
 }

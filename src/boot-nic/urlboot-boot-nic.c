@@ -10,6 +10,7 @@
 
 #include "boot-nic.h"
 #include "command-table.h"
+#include "json-format.h"
 #include "device-path.h"
 #include "efivars.h"
 #include "exit-status.h"
@@ -23,7 +24,7 @@ typedef struct Args {
         const char *network_dir;
         const char *template;
         bool print;
-        bool json;
+        JsonFormat json;
 } Args;
 
 enum { ARG_VERSION = 0x100, ARG_NETWORK_DIR, ARG_TEMPLATE, ARG_PRINT, ARG_JSON };
@@ -37,7 +38,7 @@ static const OptionRow options[] = {
           "the .network file whose settings the boot NIC gets\n(default " DEFAULT_TEMPLATE ")", "file:network" },
         { "print", 0, ARG_PRINT, OPTION_SWITCH, NULL,
           "print the boot NIC's address instead (exit 1 when there is none)", NULL },
-        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "with --print: {\"mac\": ..., \"bootOption\": ...}", NULL },
+        OPTION_ROW_JSON(ARG_JSON, "with --print: {\"mac\": ..., \"bootOption\": ...}"),
 };
 
 static const CommandTable table = {
@@ -77,7 +78,8 @@ static int parse_args(int argc, char *argv[], Args *a) {
                         a->print = true;
                         break;
                 case ARG_JSON:
-                        a->json = true;
+                        if (json_format_option(p.argument, &a->json) < 0)
+                                r = -EUSAGE;
                         break;
                 }
         if (r > 0 && c < 0)
@@ -92,6 +94,7 @@ static int parse_args(int argc, char *argv[], Args *a) {
 
 static int print_nic(const Args *a, const uint8_t mac[6], unsigned option) {
         char address[18], name[9];
+        JsonCapture capture;
 
         mac_to_string(mac, address);
         snprintf(name, sizeof name, "Boot%04X", option);
@@ -99,12 +102,15 @@ static int print_nic(const Args *a, const uint8_t mac[6], unsigned option) {
                 puts(address);
                 return 0;
         }
+        if (json_capture_begin(&capture, a->json) < 0)
+                return -ENOMEM;
         putchar('{');
         json_write_key(stdout, "mac", true);
         json_write_string(stdout, address);
         json_write_key(stdout, "bootOption", false);
         json_write_string(stdout, name);
         puts("}");
+        (void) json_capture_end(&capture);
         return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "command-table.h"
+#include "json-format.h"
 #include "exit-status.h"
 #include "json-writer.h"
 #include "log.h"
@@ -31,7 +32,7 @@
 #include "systemd-version.h"
 #include "unit-settings.h"
 
-static bool arg_json = false;
+static JsonFormat arg_json = JSON_FORMAT_OFF;
 
 enum { ARG_JSON = 0x100, ARG_VERSION };
 
@@ -41,7 +42,7 @@ enum { ARG_JSON = 0x100, ARG_VERSION };
 static const OptionRow dirquota_options[] = {
         OPTION_ROW_HELP,
         OPTION_ROW_VERSION(ARG_VERSION),
-        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "machine-readable output (status)", NULL },
+        OPTION_ROW_JSON(ARG_JSON, "machine-readable output (status)"),
 };
 
 static const CommandTable dirquota_table = {
@@ -81,7 +82,7 @@ static const CommandTable apply_table = {
 
 static const OptionRow status_options[] = {
         OPTION_ROW_HELP,
-        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "machine-readable output", NULL },
+        OPTION_ROW_JSON(ARG_JSON, "machine-readable output"),
 };
 
 static const CommandTable status_table = {
@@ -526,6 +527,7 @@ static bool dump_tables(int argc, char *argv[]) {
 }
 
 int main(int argc, char *argv[]) {
+        JsonCapture capture;
         const Verb *verb;
         OptionParser p;
         char **args;
@@ -540,7 +542,7 @@ int main(int argc, char *argv[]) {
         while (r == 0 && (c = option_next(&p)) > 0)
                 switch (c) {
                 case ARG_JSON:
-                        arg_json = true;
+                        r = json_format_option(p.argument, &arg_json);
                         break;
                 case 'h':
                         help(argc, argv);
@@ -569,5 +571,9 @@ int main(int argc, char *argv[]) {
         r = command_table_check_arguments(verb->table, nargs, args);
         if (r < 0)
                 return r == -ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
-        return verb->run(args[1]);
+        if (json_capture_begin(&capture, arg_json) < 0)
+                return EXIT_FAILURE;
+        r = verb->run(args[1]);
+        (void) json_capture_end(&capture);
+        return r;
 }

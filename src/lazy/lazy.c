@@ -14,6 +14,7 @@
 #include "error-buf.h"
 #include "exit-status.h"
 #include "initrd.h"
+#include "json-format.h"
 #include "keep-unit.h"
 #include "lazy-attach.h"
 #include "lazy-state.h"
@@ -57,7 +58,7 @@ enum { ARG_ROOTHASH = 0x100, ARG_USRHASH, ARG_NO_VERITY, ARG_UNIT, ARG_CONNECTIO
 #define ROW_CA { "ca", 0, ARG_CA, OPTION_REQUIRED, "FILE", \
                  "the CA (PEM) an https server must have a certificate from\n" \
                  "(default " URLBOOT_TLS_CA_PATH " when it exists, else the system's)", "file" }
-#define ROW_JSON { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "status as JSON", NULL }
+#define ROW_JSON OPTION_ROW_JSON(ARG_JSON, "status as JSON")
 
 /* Options may come before or after the command (getopt moves them to the front), so this table takes
  * them all; a command's table lists those that matter to it (its --help, the completion) and counts its
@@ -192,7 +193,7 @@ static const CommandTable serve_table = {
 
 typedef struct Args {
         LazyOptions lazy;
-        bool json;
+        JsonFormat json;
 } Args;
 
 static bool hash_is_valid(const char *s) {
@@ -268,8 +269,7 @@ static int apply_option(Args *a, int id, const char *v) {
                 a->lazy.ca_file = v;
                 break;
         case ARG_JSON:
-                a->json = true;
-                break;
+                return json_format_option(v, &a->json);
         default:
                 return -EINVAL;
         }
@@ -348,7 +348,13 @@ static int verb_serve(Args *a, int argc, char *argv[]) {
 }
 
 static int verb_status(Args *a, int argc, char *argv[]) {
-        int r = lazy_status_show(a->lazy.state_dir, "/", argc > 0 ? argv : NULL, a->json);
+        JsonCapture capture;
+        int r = json_capture_begin(&capture, a->json);
+
+        if (r < 0)
+                return log_oom();
+        r = lazy_status_show(a->lazy.state_dir, "/", argc > 0 ? argv : NULL, a->json != JSON_FORMAT_OFF);
+        (void) json_capture_end(&capture);
 
         if (r < 0)
                 return log_error_errno(r, "Failed to read %s: %m", a->lazy.state_dir);

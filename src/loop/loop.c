@@ -10,6 +10,7 @@
 
 #include "command-table.h"
 #include "exit-status.h"
+#include "json-format.h"
 #include "json-writer.h"
 #include "log.h"
 #include "loop-device.h"
@@ -27,7 +28,7 @@ enum { ARG_REF = 0x100, ARG_REF_AUTO, ARG_READ_ONLY, ARG_DIRECT_IO, ARG_FORCE, A
 #define ROW_DIRECT_IO { "direct-io", 0, ARG_DIRECT_IO, OPTION_REQUIRED, "auto|yes|no", \
                         "bypass the page cache: auto (where supported), yes, no", NULL }
 #define ROW_FORCE { "force", 0, ARG_FORCE, OPTION_SWITCH, NULL, "attach even if the file is attached already", NULL }
-#define ROW_JSON { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "list as JSON", NULL }
+#define ROW_JSON OPTION_ROW_JSON(ARG_JSON, "list as JSON")
 
 /* Options may come before or after the command (getopt moves them to the front), so this table takes
  * them all; a command's table lists those that matter to it (its --help, the completion) and counts its
@@ -117,7 +118,7 @@ static const CommandTable list_table = {
 typedef struct Args {
         LoopAttachOptions attach;
         bool ref_auto;
-        bool json;
+        JsonFormat json;
 } Args;
 
 static int verb_attach(Args *a, const char *file) {
@@ -177,6 +178,12 @@ static int verb_list(const Args *a) {
                 return log_error_errno(n, "Failed to list loop devices: %m");
 
         if (a->json) {
+                JsonCapture capture;
+
+                if (json_capture_begin(&capture, a->json) < 0) {
+                        free(list);
+                        return log_oom();
+                }
                 putchar('[');
                 for (int i = 0; i < n; i++) {
                         printf("%s{", i ? "," : "");
@@ -194,6 +201,7 @@ static int verb_list(const Args *a) {
                         printf("%u}", list[i].n_partitions);
                 }
                 puts("]");
+                (void) json_capture_end(&capture);
         } else {
                 if (n > 0)
                         printf("%-12s %-24s %-3s %-5s %s\n", "DEVICE", "REFERENCE", "RO", "PARTS", "BACKING FILE");
@@ -231,8 +239,7 @@ static int apply_option(Args *a, int id, const char *v) {
                 a->attach.force = true;
                 break;
         case ARG_JSON:
-                a->json = true;
-                break;
+                return json_format_option(v, &a->json);
         default:
                 return -EUSAGE;
         }

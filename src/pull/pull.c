@@ -18,6 +18,7 @@
 #include "import-types.h"
 #include "initrd.h"
 #include "libarchive-dl.h"
+#include "json-format.h"
 #include "json-writer.h"
 #include "log.h"
 #include "mkdir.h"
@@ -126,7 +127,7 @@ typedef struct Args {
         PullOptions o;
         ImageClass class;
         const char *image_root;
-        bool json;
+        JsonFormat json;
         char *pinned;
         char **mirrors;
         char *derived_name;             /* NAME when derived from the URL */
@@ -225,8 +226,7 @@ static int apply_option(Args *a, PullOptionId id, const char *v) {
                         return log_error_errno(EINVAL, "--progress= takes auto, bar, plain or none, not '%s'.", v);
                 break;
         case PULL_OPTION_JSON:
-                a->json = true;
-                break;
+                return json_format_option(v, &a->json);
         default:
                 return -EINVAL;
         }
@@ -357,9 +357,15 @@ int main(int argc, char *argv[]) {
                 log_error("%s", error[0] ? error : strerror(-r));
                 return EXIT_FAILURE;
         }
-        if (a.json)
-                print_report(&report);
-        else
+        if (a.json) {
+                JsonCapture capture;
+
+                if (json_capture_begin(&capture, a.json) >= 0) {
+                        print_report(&report);
+                        (void) json_capture_end(&capture);
+                } else
+                        print_report(&report);
+        } else
                 log_info("Downloaded %s to %s.", report.url, report.path);
         pull_report_done(&report);
         return EXIT_SUCCESS;

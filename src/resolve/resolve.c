@@ -12,6 +12,7 @@
 #include <systemd/sd-event.h>
 
 #include "command-table.h"
+#include "json-format.h"
 #include "dns-record-type.h"
 #include "dns-server.h"
 #include "exit-status.h"
@@ -27,7 +28,7 @@
 #include "upstream-filter.h"
 
 static const char *arg_root = NULL;
-static bool arg_json = false;
+static JsonFormat arg_json = JSON_FORMAT_OFF;
 static const char *arg_listen = NULL;
 static SocketAddress arg_resolved, arg_resolved_dnssec;
 static SocketAddress *arg_upstreams = NULL;
@@ -40,7 +41,7 @@ enum { ARG_ROOT = 0x100, ARG_JSON, ARG_LISTEN, ARG_RESOLVED, ARG_RESOLVED_DNSSEC
 #define ROW_RESOLVED_DNSSEC(help) { "resolved-dnssec", 0, ARG_RESOLVED_DNSSEC, OPTION_REQUIRED, "ADDR[:PORT]", (help), NULL }
 #define ROW_UPSTREAM(help) { "upstream", 0, ARG_UPSTREAM, OPTION_REQUIRED, "ADDR[:PORT]", (help), NULL }
 #define ROW_ROOT { "root", 0, ARG_ROOT, OPTION_REQUIRED, "DIR", "read resolved.conf and its drop-ins below DIR", "dir" }
-#define ROW_JSON(help) { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, (help), NULL }
+#define ROW_JSON(help) OPTION_ROW_JSON(ARG_JSON, help)
 
 /* Options may come before or after the command (getopt moves them to the front), so this table takes
  * them all; a command's table lists those that matter to it (its --help, the completion) and counts its
@@ -447,6 +448,7 @@ static bool dump_tables(int argc, char *argv[]) {
 }
 
 int main(int argc, char *argv[]) {
+        JsonCapture capture;
         const Verb *verb;
         SocketAddress probe;
         OptionParser p;
@@ -470,7 +472,7 @@ int main(int argc, char *argv[]) {
                                 arg_root = p.argument;
                         break;
                 case ARG_JSON:
-                        arg_json = true;
+                        r = json_format_option(p.argument, &arg_json);
                         break;
                 case ARG_LISTEN:
                         r = parse_address_option("--listen=", p.argument, &probe);
@@ -516,7 +518,11 @@ int main(int argc, char *argv[]) {
         if (r < 0)
                 return r == -ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
 
-        r = verb->run();
+        r = json_capture_begin(&capture, arg_json);
+        if (r >= 0) {
+                r = verb->run();
+                (void) json_capture_end(&capture);
+        }
         free(arg_upstreams);
         return r == -EUSAGE ? EXIT_USAGE : r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -48,6 +48,8 @@ typedef struct CommandTable {
 /* The row every table has first: -h --help, answered by command_table_help(). */
 #define OPTION_ROW_HELP { "help", 'h', 'h', OPTION_SWITCH, NULL, "show this help", NULL }
 #define OPTION_ROW_VERSION(id) { "version", 0, (id), OPTION_SWITCH, NULL, "print the version", NULL }
+/* --json=pretty|short|off as systemd's tools take it (a bare --json is short), read with json_format_option(). */
+#define OPTION_ROW_JSON(id, help) { "json", 0, (id), OPTION_OPTIONAL, "pretty|short|off", (help), NULL }
 
 typedef struct OptionParser {
         const CommandTable *table;

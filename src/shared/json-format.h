@@ -19,6 +19,9 @@ typedef enum JsonFormat {
 /** "pretty", "short", "off"; NULL (a bare --json) is short. -EINVAL for anything else. */
 int json_format_parse(const char *arg, JsonFormat *ret);
 
+/** The value of --json given on the command line: 0, or -EUSAGE after saying what it takes. */
+int json_format_option(const char *arg, JsonFormat *ret);
+
 typedef struct JsonCapture {
         JsonFormat format;
         FILE *saved;            /* stdout while a pretty document is being captured */

@@ -50,14 +50,15 @@ const PullOption pull_options[_PULL_OPTION_MAX] = {
                                         "image) at FILE, for urlboot-serve to hand on" },
         [PULL_OPTION_PROGRESS] = { "progress", PULL_VALUE_WORD, "auto|bar|plain|none", NULL,
                                    "how to show the progress (default auto)" },
-        [PULL_OPTION_JSON] = { "json", PULL_VALUE_NONE, NULL, NULL, "print a JSON report when done" },
+        [PULL_OPTION_JSON] = { "json", PULL_VALUE_OPTIONAL_WORD, "pretty|short|off", NULL,
+                                "print a JSON report when done" },
 };
 
 void pull_option_write(FILE *f, PullOptionId id, const char *value) {
         assert(f);
         assert(id >= 0 && id < _PULL_OPTION_MAX);
-        /* a switch takes no value, an option always one */
-        assert(!value == (pull_options[id].value == PULL_VALUE_NONE));
+        /* a switch takes no value, an option always one, an optional word either */
+        assert(pull_options[id].value == PULL_VALUE_OPTIONAL_WORD || !value == (pull_options[id].value == PULL_VALUE_NONE));
 
         if (value)
                 fprintf(f, " --%s=%s", pull_options[id].name, value);
@@ -74,7 +75,8 @@ void pull_option_rows(OptionRow rows[static _PULL_OPTION_MAX], int first_id) {
                 rows[i] = (OptionRow) {
                         .name = o->name,
                         .id = first_id + (int) i,
-                        .argument = o->value == PULL_VALUE_NONE ? OPTION_SWITCH : OPTION_REQUIRED,
+                        .argument = o->value == PULL_VALUE_NONE ? OPTION_SWITCH :
+                                    o->value == PULL_VALUE_OPTIONAL_WORD ? OPTION_OPTIONAL : OPTION_REQUIRED,
                         .metavar = o->metavar,
                         .help = o->help,
                         .complete = o->value != PULL_VALUE_PATH ? NULL : streq(o->metavar, "DIR") ? "dir" : "file",

@@ -41,6 +41,7 @@ typedef enum PullOptionId {
 typedef enum PullValue {
         PULL_VALUE_NONE,        /* a switch: --NAME */
         PULL_VALUE_WORD,        /* one of a few words */
+        PULL_VALUE_OPTIONAL_WORD,       /* --NAME, or --NAME=WORD */
         PULL_VALUE_NUMBER,
         PULL_VALUE_SECONDS,
         PULL_VALUE_SIZE,        /* bytes with K, M, G suffixes */

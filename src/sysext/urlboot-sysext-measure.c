@@ -121,8 +121,8 @@ static int parse_args(int argc, char *argv[], Args *a) {
                         a->dry_run = true;
                         break;
                 case ARG_JSON:
-                        if (json_format_parse(p.argument, &a->json) < 0)
-                                r = log_usage_error("--json=%s: use pretty, short or off.", p.argument);
+                        if (json_format_option(p.argument, &a->json) < 0)
+                                r = -EUSAGE;
                         break;
                 }
         if (r > 0 && c < 0)

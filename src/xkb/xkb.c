@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "command-table.h"
+#include "json-format.h"
 #include "exit-status.h"
 #include "fileio.h"
 #include "json-writer.h"
@@ -24,13 +25,13 @@
 typedef enum Source { SOURCE_AUTO, SOURCE_X11, SOURCE_DEBIAN } Source;
 
 static const char *arg_root = "/";
-static bool arg_json = false;
+static JsonFormat arg_json = JSON_FORMAT_OFF;
 static Source arg_source = SOURCE_AUTO;
 
 enum { ARG_ROOT = 0x100, ARG_JSON, ARG_SOURCE, ARG_VERSION };
 
 #define ROW_ROOT { "root", 0, ARG_ROOT, OPTION_REQUIRED, "DIR", "operate on the system below DIR", "dir" }
-#define ROW_JSON(help) { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, (help), NULL }
+#define ROW_JSON(help) OPTION_ROW_JSON(ARG_JSON, help)
 #define ROW_SOURCE { "source", 0, ARG_SOURCE, OPTION_REQUIRED, "auto|x11|debian",                   \
                      "where the keyboard settings live: the X11 file\n"                              \
                      "(" XKB_X11_PATH ") or\n"                                                       \
@@ -426,6 +427,7 @@ static bool dump_tables(int argc, char *argv[]) {
 }
 
 int main(int argc, char *argv[]) {
+        JsonCapture capture;
         const Verb *verb;
         OptionParser p;
         char **args;
@@ -446,7 +448,7 @@ int main(int argc, char *argv[]) {
                                 arg_root = p.argument;
                         break;
                 case ARG_JSON:
-                        arg_json = true;
+                        r = json_format_option(p.argument, &arg_json);
                         break;
                 case ARG_SOURCE:
                         if (streq(p.argument, "auto"))
@@ -486,6 +488,10 @@ int main(int argc, char *argv[]) {
         if (r < 0)
                 return r == -ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
 
+        r = json_capture_begin(&capture, arg_json);
+        if (r < 0)
+                return EXIT_FAILURE;
         r = verb->run(nargs - 1, args + 1);
+        (void) json_capture_end(&capture);
         return r == -EUSAGE ? EXIT_USAGE : r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -107,7 +107,8 @@ TEST(rows_for_the_command_table) {
                 ASSERT_STREQ(rows[i].name, o->name);
                 ASSERT_EQ(rows[i].short_name, 0);
                 ASSERT_EQ(rows[i].id, 0x100 + (int) i);
-                ASSERT_EQ(rows[i].argument, o->value == PULL_VALUE_NONE ? OPTION_SWITCH : OPTION_REQUIRED);
+                ASSERT_EQ(rows[i].argument, o->value == PULL_VALUE_NONE ? OPTION_SWITCH :
+                                            o->value == PULL_VALUE_OPTIONAL_WORD ? OPTION_OPTIONAL : OPTION_REQUIRED);
                 ASSERT_TRUE(rows[i].metavar == o->metavar && rows[i].help == o->help);
                 ASSERT_EQ(!!rows[i].complete, o->value == PULL_VALUE_PATH);
         }
@@ -142,7 +143,8 @@ TEST(help_has_a_line_per_option) {
         for (size_t i = 0; i < _PULL_OPTION_MAX; i++) {
                 char head[64];
 
-                snprintf(head, sizeof head, "\n     --%s%s", pull_options[i].name, pull_options[i].metavar ? "=" : "");
+                snprintf(head, sizeof head, "\n     --%s%s", pull_options[i].name,
+                         pull_options[i].value == PULL_VALUE_OPTIONAL_WORD ? "[=" : pull_options[i].metavar ? "=" : "");
                 ASSERT_TRUE(strstr(buf, head));
         }
         free(buf);
