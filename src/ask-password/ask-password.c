@@ -285,9 +285,6 @@ int main(int argc, char *argv[]) {
         int r;
 
         log_set_program("urlboot-ask-password");
-        /* also answered by option_next(), but there its id (-2) reads as the end of the options */
-        if (command_table_dump_requested(argc, argv, (const CommandTable *[]) { &table }, 1))
-                return EXIT_SUCCESS;
         r = parse_argv(argc, argv);
         if (r <= 0) {
                 free(arg_message);

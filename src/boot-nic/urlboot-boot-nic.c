@@ -121,9 +121,6 @@ int main(int argc, char *argv[]) {
         char address[18];
         int r;
 
-        /* also answered by option_next(), but there its id (-2) reads as the end of the options */
-        if (command_table_dump_requested(argc, argv, (const CommandTable *[]) { &table }, 1))
-                return EXIT_SUCCESS;
         r = parse_args(argc, argv, &a);
         if (r <= 0)
                 return r == -ENOMEM ? EXIT_FAILURE : r < 0 ? EXIT_USAGE : EXIT_SUCCESS;

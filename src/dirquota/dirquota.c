@@ -45,25 +45,6 @@ static const OptionRow dirquota_options[] = {
         OPTION_ROW_JSON(ARG_JSON, "machine-readable output (status)"),
 };
 
-static const CommandTable dirquota_table = {
-        .name = "urlboot-dirquota",
-        .arguments = "COMMAND UNIT",
-        .summary = "Directory quotas of systemd 258 (StateDirectoryQuota=, CacheDirectoryQuota=,\n"
-                   "LogsDirectoryQuota=, …Accounting=) for services on older systemd.\n"
-                   "\n"
-                   "Commands:\n"
-                   "  apply UNIT     set up the project IDs and limits of the unit's directories\n"
-                   "                 (run before each of the unit's commands by the generated drop-in)\n"
-                   "  status UNIT    print the usage and limit of each directory type\n"
-                   "  release UNIT   remove the limits and project IDs of the unit's directories\n"
-                   "\n"
-                   "Run 'urlboot-dirquota COMMAND --help' for a command's options.",
-        .options = dirquota_options,
-        .n_options = ELEMENTSOF(dirquota_options),
-        .max_arguments = ARGUMENTS_ANY,
-        .complete_arguments = "verbs",
-};
-
 static const OptionRow verb_options[] = {
         OPTION_ROW_HELP,
 };
@@ -104,6 +85,26 @@ static const CommandTable release_table = {
         .n_options = ELEMENTSOF(verb_options),
         .min_arguments = 1,
         .max_arguments = 1,
+};
+
+static const CommandTable dirquota_table = {
+        .name = "urlboot-dirquota",
+        .arguments = "COMMAND UNIT",
+        .summary = "Directory quotas of systemd 258 (StateDirectoryQuota=, CacheDirectoryQuota=,\n"
+                   "LogsDirectoryQuota=, …Accounting=) for services on older systemd.\n"
+                   "\n"
+                   "Commands:\n"
+                   "  apply UNIT     set up the project IDs and limits of the unit's directories\n"
+                   "                 (run before each of the unit's commands by the generated drop-in)\n"
+                   "  status UNIT    print the usage and limit of each directory type\n"
+                   "  release UNIT   remove the limits and project IDs of the unit's directories\n"
+                   "\n"
+                   "Run 'urlboot-dirquota COMMAND --help' for a command's options.",
+        .options = dirquota_options,
+        .n_options = ELEMENTSOF(dirquota_options),
+        .max_arguments = ARGUMENTS_ANY,
+        .complete_arguments = "verbs",
+        .verbs = (const CommandTable *const []) { &apply_table, &status_table, &release_table, NULL },
 };
 
 /* Component-wise comparison, as systemd orders a type's directories (parents before children). */
@@ -507,25 +508,6 @@ static const Verb *verb_find(const char *name) {
         return NULL;
 }
 
-/* --help: the command's table when the command line names one, else urlboot-dirquota's. */
-static void help(int argc, char *argv[]) {
-        for (int i = 1; i < argc; i++)
-                if (verb_find(argv[i])) {
-                        command_table_help(verb_find(argv[i])->table, stdout);
-                        return;
-                }
-        command_table_help(&dirquota_table, stdout);
-}
-
-/* --dump-table: urlboot-dirquota's own options, then each command's. */
-static bool dump_tables(int argc, char *argv[]) {
-        const CommandTable *tables[ELEMENTSOF(verbs) + 1] = { &dirquota_table };
-
-        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-                tables[i + 1] = verbs[i].table;
-        return command_table_dump_requested(argc, argv, tables, ELEMENTSOF(tables));
-}
-
 int main(int argc, char *argv[]) {
         JsonCapture capture;
         const Verb *verb;
@@ -534,8 +516,6 @@ int main(int argc, char *argv[]) {
         int nargs, c = 0, r = 0;
 
         log_set_program("urlboot-dirquota");
-        if (dump_tables(argc, argv))
-                return EXIT_SUCCESS;
 
         if (option_parser_init(&p, &dirquota_table, argc, argv) < 0)
                 return log_oom(), EXIT_FAILURE;
@@ -545,7 +525,7 @@ int main(int argc, char *argv[]) {
                         r = json_format_option(p.argument, &arg_json);
                         break;
                 case 'h':
-                        help(argc, argv);
+                        command_table_help_verb(&dirquota_table, argc, argv, stdout);
                         r = 1;
                         break;
                 case ARG_VERSION:

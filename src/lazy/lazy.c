@@ -81,34 +81,6 @@ static const OptionRow lazy_options[] = {
         ROW_JSON,
 };
 
-static const CommandTable lazy_table = {
-        .name = "urlboot-lazy",
-        .arguments = "COMMAND [ARGUMENTS...]",
-        .summary = "Boot from a disk image before its download ends:\n"
-                   "  attach [OPTIONS...] [--roothash=HEX] [--usrhash=HEX | --no-verity] URL IMAGE\n"
-                   "  status [--json] [NAME...]\n"
-                   "  check-verity [--roothash=HEX] [--usrhash=HEX] DISK\n"
-                   "  serve [OPTIONS...] URL SOCKET\n"
-                   "\n"
-                   "attach serves the disk image at URL as a block device at once (nbdkit, nbd) and copies\n"
-                   "it to IMAGE (e.g. /run/machines/rootdisk.raw) in the background over a second NBD\n"
-                   "connection, holes and all-zero blocks left out. The device is a loop device whose\n"
-                   "reference is IMAGE's file name, as urlboot-loop makes them. It keeps running, also\n"
-                   "across the switch to the real root, until the copy is complete; then it serves IMAGE\n"
-                   "alone and the network is no longer needed. The image must carry the verity partitions\n"
-                   "roothash=/usrhash= name (dm-verity checks every block), unless --no-verity.\n"
-                   "\n"
-                   "status shows each lazy disk: copying or local, progress, bytes fetched, timeline.\n"
-                   "check-verity checks DISK (a device or an image file) against the pinned hashes.\n"
-                   "serve runs nbdkit on SOCKET as attach does, in the foreground (tests, debugging).\n"
-                   "\n"
-                   "Run 'urlboot-lazy COMMAND --help' for the options that matter to a command.",
-        .options = lazy_options,
-        .n_options = ELEMENTSOF(lazy_options),
-        .max_arguments = ARGUMENTS_ANY,
-        .complete_arguments = "verbs",
-};
-
 static const OptionRow attach_options[] = {
         OPTION_ROW_HELP,
         ROW_ROOTHASH,
@@ -189,6 +161,35 @@ static const CommandTable serve_table = {
         .n_options = ELEMENTSOF(serve_options),
         .min_arguments = 2,
         .max_arguments = 2,
+};
+
+static const CommandTable lazy_table = {
+        .name = "urlboot-lazy",
+        .arguments = "COMMAND [ARGUMENTS...]",
+        .summary = "Boot from a disk image before its download ends:\n"
+                   "  attach [OPTIONS...] [--roothash=HEX] [--usrhash=HEX | --no-verity] URL IMAGE\n"
+                   "  status [--json] [NAME...]\n"
+                   "  check-verity [--roothash=HEX] [--usrhash=HEX] DISK\n"
+                   "  serve [OPTIONS...] URL SOCKET\n"
+                   "\n"
+                   "attach serves the disk image at URL as a block device at once (nbdkit, nbd) and copies\n"
+                   "it to IMAGE (e.g. /run/machines/rootdisk.raw) in the background over a second NBD\n"
+                   "connection, holes and all-zero blocks left out. The device is a loop device whose\n"
+                   "reference is IMAGE's file name, as urlboot-loop makes them. It keeps running, also\n"
+                   "across the switch to the real root, until the copy is complete; then it serves IMAGE\n"
+                   "alone and the network is no longer needed. The image must carry the verity partitions\n"
+                   "roothash=/usrhash= name (dm-verity checks every block), unless --no-verity.\n"
+                   "\n"
+                   "status shows each lazy disk: copying or local, progress, bytes fetched, timeline.\n"
+                   "check-verity checks DISK (a device or an image file) against the pinned hashes.\n"
+                   "serve runs nbdkit on SOCKET as attach does, in the foreground (tests, debugging).\n"
+                   "\n"
+                   "Run 'urlboot-lazy COMMAND --help' for the options that matter to a command.",
+        .options = lazy_options,
+        .n_options = ELEMENTSOF(lazy_options),
+        .max_arguments = ARGUMENTS_ANY,
+        .complete_arguments = "verbs",
+        .verbs = (const CommandTable *const []) { &attach_table, &status_table, &check_verity_table, &serve_table, NULL },
 };
 
 typedef struct Args {
@@ -383,16 +384,6 @@ static const Verb *verb_find(const char *name) {
         return NULL;
 }
 
-/* --help: the command's table when the command line names one, else urlboot-lazy's. */
-static void help(int argc, char *argv[]) {
-        for (int i = 1; i < argc; i++)
-                if (verb_find(argv[i])) {
-                        command_table_help(verb_find(argv[i])->table, stdout);
-                        return;
-                }
-        command_table_help(&lazy_table, stdout);
-}
-
 /*
  * The options (urlboot-lazy's table) into a, the command and its arguments in *ret_argc, *ret_argv.
  * @ret 0, 1 after --help or --version, -EUSAGE or -EINVAL (logged), -ENOMEM
@@ -406,7 +397,7 @@ static int parse_args(int argc, char *argv[], Args *a, int *ret_argc, char ***re
         while (r == 0 && (c = option_next(&p)) > 0)
                 switch (c) {
                 case 'h':
-                        help(argc, argv);
+                        command_table_help_verb(&lazy_table, argc, argv, stdout);
                         r = 1;
                         break;
                 case ARG_VERSION:
@@ -420,15 +411,6 @@ static int parse_args(int argc, char *argv[], Args *a, int *ret_argc, char ***re
                 r = c < 0 ? c : option_parser_arguments(&p, ret_argc, ret_argv);
         option_parser_done(&p);
         return r;
-}
-
-/* --dump-table: urlboot-lazy's own options, then each command's. */
-static bool dump_tables(int argc, char *argv[]) {
-        const CommandTable *tables[ELEMENTSOF(verbs) + 1] = { &lazy_table };
-
-        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-                tables[i + 1] = verbs[i].table;
-        return command_table_dump_requested(argc, argv, tables, ELEMENTSOF(tables));
 }
 
 int main(int argc, char *argv[]) {
@@ -451,8 +433,6 @@ int main(int argc, char *argv[]) {
         int nargs, r;
 
         log_set_program("urlboot-lazy");
-        if (dump_tables(argc, argv))
-                return EXIT_SUCCESS;
         r = parse_args(argc, argv, &a, &nargs, &args);
         if (r != 0)
                 return r > 0 ? EXIT_SUCCESS : r == -ENOMEM ? EXIT_FAILURE : EXIT_USAGE;

@@ -44,25 +44,6 @@ static const OptionRow loop_options[] = {
         ROW_JSON,
 };
 
-static const CommandTable loop_table = {
-        .name = "urlboot-loop",
-        .arguments = "COMMAND [ARGUMENTS...]",
-        .summary = "Attach image files to loop devices that carry a reference name:\n"
-                   "  attach [--ref=REF | --ref-auto] [--read-only] [--direct-io=auto|yes|no] [--force] FILE\n"
-                   "  detach FILE | /dev/loopN\n"
-                   "  list [--json]\n"
-                   "\n"
-                   "attach prints the loop device. The reference (REF, or with --ref-auto the file's\n"
-                   "name) is what udev links as /dev/disk/by-loop-ref/REF and REF-partN; a loop disk\n"
-                   "whose reference is rootdisk or rootdisk.raw provides /dev/gpt-auto-root.\n"
-                   "\n"
-                   "Run 'urlboot-loop COMMAND --help' for the options that matter to a command.",
-        .options = loop_options,
-        .n_options = ELEMENTSOF(loop_options),
-        .max_arguments = ARGUMENTS_ANY,
-        .complete_arguments = "verbs",
-};
-
 static const OptionRow attach_options[] = {
         OPTION_ROW_HELP,
         ROW_REF,
@@ -113,6 +94,26 @@ static const CommandTable list_table = {
                    "and backing file.",
         .options = list_options,
         .n_options = ELEMENTSOF(list_options),
+};
+
+static const CommandTable loop_table = {
+        .name = "urlboot-loop",
+        .arguments = "COMMAND [ARGUMENTS...]",
+        .summary = "Attach image files to loop devices that carry a reference name:\n"
+                   "  attach [--ref=REF | --ref-auto] [--read-only] [--direct-io=auto|yes|no] [--force] FILE\n"
+                   "  detach FILE | /dev/loopN\n"
+                   "  list [--json]\n"
+                   "\n"
+                   "attach prints the loop device. The reference (REF, or with --ref-auto the file's\n"
+                   "name) is what udev links as /dev/disk/by-loop-ref/REF and REF-partN; a loop disk\n"
+                   "whose reference is rootdisk or rootdisk.raw provides /dev/gpt-auto-root.\n"
+                   "\n"
+                   "Run 'urlboot-loop COMMAND --help' for the options that matter to a command.",
+        .options = loop_options,
+        .n_options = ELEMENTSOF(loop_options),
+        .max_arguments = ARGUMENTS_ANY,
+        .complete_arguments = "verbs",
+        .verbs = (const CommandTable *const []) { &attach_table, &detach_table, &list_table, NULL },
 };
 
 typedef struct Args {
@@ -264,16 +265,6 @@ static const Verb *verb_find(const char *name) {
         return NULL;
 }
 
-/* --help: the command's table when the command line names one, else urlboot-loop's. */
-static void help(int argc, char *argv[]) {
-        for (int i = 1; i < argc; i++)
-                if (verb_find(argv[i])) {
-                        command_table_help(verb_find(argv[i])->table, stdout);
-                        return;
-                }
-        command_table_help(&loop_table, stdout);
-}
-
 /*
  * The options (urlboot-loop's table) into a, the command and its arguments in *ret_argc, *ret_argv.
  * @ret 0, 1 after --help or --version, -EUSAGE (logged), -ENOMEM
@@ -287,7 +278,7 @@ static int parse_args(int argc, char *argv[], Args *a, int *ret_argc, char ***re
         while (r == 0 && (c = option_next(&p)) > 0)
                 switch (c) {
                 case 'h':
-                        help(argc, argv);
+                        command_table_help_verb(&loop_table, argc, argv, stdout);
                         r = 1;
                         break;
                 case ARG_VERSION:
@@ -303,15 +294,6 @@ static int parse_args(int argc, char *argv[], Args *a, int *ret_argc, char ***re
         return r;
 }
 
-/* --dump-table: urlboot-loop's own options, then each command's. */
-static bool dump_tables(int argc, char *argv[]) {
-        const CommandTable *tables[ELEMENTSOF(verbs) + 1] = { &loop_table };
-
-        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-                tables[i + 1] = verbs[i].table;
-        return command_table_dump_requested(argc, argv, tables, ELEMENTSOF(tables));
-}
-
 int main(int argc, char *argv[]) {
         const Verb *verb;
         char **args;
@@ -319,8 +301,6 @@ int main(int argc, char *argv[]) {
         Args a = {};
 
         log_set_program("urlboot-loop");
-        if (dump_tables(argc, argv))
-                return EXIT_SUCCESS;
         r = parse_args(argc, argv, &a, &nargs, &args);
         if (r != 0)
                 return r > 0 ? EXIT_SUCCESS : r == -EUSAGE ? EXIT_USAGE : EXIT_FAILURE;

@@ -336,8 +336,6 @@ int main(int argc, char *argv[]) {
 
         log_set_program("urlboot-pull");
         pull_option_rows(pull_rows + 2, ARG_TABLE);
-        if (command_table_dump_requested(argc, argv, (const CommandTable *const[]) { &pull_table }, 1))
-                return EXIT_SUCCESS;
         r = parse_args(argc, argv, &a);
         if (r > 0)
                 return EXIT_SUCCESS;

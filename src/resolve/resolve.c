@@ -58,29 +58,6 @@ static const OptionRow resolve_options[] = {
         ROW_JSON("show-config: machine-readable output"),
 };
 
-static const CommandTable resolve_table = {
-        .name = "urlboot-resolve",
-        .arguments = "COMMAND",
-        .summary = "systemd v258's RefuseRecordTypes= and its fast A/AAAA lookups for systemd-resolved 252.\n"
-                   "\n"
-                   "Commands:\n"
-                   "  stub          serve DNS on " FRONT_STUB_ADDRESS " for /etc/resolv.conf: refuse the types\n"
-                   "                listed in resolved.conf's RefuseRecordTypes= as v258 does, relay\n"
-                   "                everything else to resolved (127.0.0.53; 127.0.0.54 for DNSSEC queries)\n"
-                   "  filter        serve DNS on " UPSTREAM_FILTER_ADDRESS " for resolved's DNS=: answer the listed\n"
-                   "                types with NODATA, forward the rest to the upstream servers, and end\n"
-                   "                an A or AAAA query with NODATA 6 s after the other one succeeded\n"
-                   "  show-config   print the effective RefuseRecordTypes= and where it comes from\n"
-                   "\n"
-                   "From systemd 258 on resolved does all of this itself: the servers then relay everything.\n"
-                   "SIGHUP reads the configuration again. See urlboot-resolve(8).\n"
-                   "Run 'urlboot-resolve COMMAND --help' for a command's options.",
-        .options = resolve_options,
-        .n_options = ELEMENTSOF(resolve_options),
-        .max_arguments = ARGUMENTS_ANY,
-        .complete_arguments = "verbs",
-};
-
 static const OptionRow stub_options[] = {
         OPTION_ROW_HELP,
         ROW_LISTEN("where to serve (default " FRONT_STUB_ADDRESS ":53; sockets passed by\n"
@@ -128,6 +105,30 @@ static const CommandTable show_config_table = {
         .summary = "Print the effective RefuseRecordTypes= and where it comes from.",
         .options = show_config_options,
         .n_options = ELEMENTSOF(show_config_options),
+};
+
+static const CommandTable resolve_table = {
+        .name = "urlboot-resolve",
+        .arguments = "COMMAND",
+        .summary = "systemd v258's RefuseRecordTypes= and its fast A/AAAA lookups for systemd-resolved 252.\n"
+                   "\n"
+                   "Commands:\n"
+                   "  stub          serve DNS on " FRONT_STUB_ADDRESS " for /etc/resolv.conf: refuse the types\n"
+                   "                listed in resolved.conf's RefuseRecordTypes= as v258 does, relay\n"
+                   "                everything else to resolved (127.0.0.53; 127.0.0.54 for DNSSEC queries)\n"
+                   "  filter        serve DNS on " UPSTREAM_FILTER_ADDRESS " for resolved's DNS=: answer the listed\n"
+                   "                types with NODATA, forward the rest to the upstream servers, and end\n"
+                   "                an A or AAAA query with NODATA 6 s after the other one succeeded\n"
+                   "  show-config   print the effective RefuseRecordTypes= and where it comes from\n"
+                   "\n"
+                   "From systemd 258 on resolved does all of this itself: the servers then relay everything.\n"
+                   "SIGHUP reads the configuration again. See urlboot-resolve(8).\n"
+                   "Run 'urlboot-resolve COMMAND --help' for a command's options.",
+        .options = resolve_options,
+        .n_options = ELEMENTSOF(resolve_options),
+        .max_arguments = ARGUMENTS_ANY,
+        .complete_arguments = "verbs",
+        .verbs = (const CommandTable *const []) { &stub_table, &filter_table, &show_config_table, NULL },
 };
 
 static void log_diagnostics(const RefuseConfig *c) {
@@ -428,25 +429,6 @@ static const Verb *verb_find(const char *name) {
         return NULL;
 }
 
-/* --help: the command's table when the command line names one, else urlboot-resolve's. */
-static void help(int argc, char *argv[]) {
-        for (int i = 1; i < argc; i++)
-                if (verb_find(argv[i])) {
-                        command_table_help(verb_find(argv[i])->table, stdout);
-                        return;
-                }
-        command_table_help(&resolve_table, stdout);
-}
-
-/* --dump-table: urlboot-resolve's own options, then each command's. */
-static bool dump_tables(int argc, char *argv[]) {
-        const CommandTable *tables[ELEMENTSOF(verbs) + 1] = { &resolve_table };
-
-        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-                tables[i + 1] = verbs[i].table;
-        return command_table_dump_requested(argc, argv, tables, ELEMENTSOF(tables));
-}
-
 int main(int argc, char *argv[]) {
         JsonCapture capture;
         const Verb *verb;
@@ -456,8 +438,6 @@ int main(int argc, char *argv[]) {
         int nargs, c = 0, r = 0;
 
         log_set_program("urlboot-resolve");
-        if (dump_tables(argc, argv))
-                return EXIT_SUCCESS;
         (void) socket_address_parse("127.0.0.53", 53, &arg_resolved);
         (void) socket_address_parse("127.0.0.54", 53, &arg_resolved_dnssec);
 
@@ -489,7 +469,7 @@ int main(int argc, char *argv[]) {
                         r = add_upstream(p.argument);
                         break;
                 case 'h':
-                        help(argc, argv);
+                        command_table_help_verb(&resolve_table, argc, argv, stdout);
                         r = 1;
                         break;
                 case ARG_VERSION:

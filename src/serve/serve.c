@@ -242,8 +242,6 @@ int main(int argc, char *argv[]) {
         int r;
 
         log_set_program("urlboot-serve");
-        if (command_table_dump_requested(argc, argv, (const CommandTable *const[]) { &serve_table }, 1))
-                return EXIT_SUCCESS;
         r = parse_args(argc, argv, &a);
         if (r <= 0) {
                 args_done(&a);

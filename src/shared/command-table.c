@@ -212,6 +212,23 @@ int command_table_help(const CommandTable *table, FILE *f) {
         return 0;
 }
 
+void command_table_help_verb(const CommandTable *table, int argc, char *argv[], FILE *f) {
+        assert(table);
+        assert(f);
+        assert(argv || argc == 0);
+
+        for (int i = 1; i < argc; i++)
+                for (const CommandTable *const *v = table->verbs; v && *v; v++) {
+                        const char *verb = strchr((*v)->name, ' ');
+
+                        if (verb && streq(verb + 1, argv[i])) {
+                                command_table_help(*v, f);
+                                return;
+                        }
+                }
+        command_table_help(table, f);
+}
+
 /* What a value completes to: the row's own word, else the words of a metavar "a|b|c". */
 static void dump_completion(FILE *f, const char *complete, const char *metavar) {
         char words[256];
@@ -266,6 +283,8 @@ void command_table_dump(const CommandTable *table, FILE *f) {
                 fputc('}', f);
         }
         fputs("]}\n", f);
+        for (const CommandTable *const *v = table->verbs; v && *v; v++)
+                command_table_dump(*v, f);
 }
 
 bool command_table_dump_requested(int argc, char *argv[], const CommandTable *const *tables, size_t n_tables) {

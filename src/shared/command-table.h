@@ -33,7 +33,9 @@ typedef struct OptionRow {
 
 #define ARGUMENTS_ANY UINT_MAX
 
-typedef struct CommandTable {
+typedef struct CommandTable CommandTable;
+
+struct CommandTable {
         const char *name;       /* "urlboot-lazy" or "urlbootctl list" */
         const char *arguments;  /* after "[OPTIONS...]" in the usage line: "URL [NAME]", or NULL */
         const char *summary;    /* what it does, printed under the usage line; "\n" breaks lines */
@@ -41,9 +43,11 @@ typedef struct CommandTable {
         size_t n_options;
         unsigned min_arguments, max_arguments;  /* positional arguments (ARGUMENTS_ANY: no limit) */
         const char *complete_arguments;         /* as OptionRow.complete, for the positional arguments */
+        const CommandTable *const *verbs;       /* a command's verbs' tables (NULL-terminated): dumped with it,
+                                                 * and their --help shown when the command line names one */
         bool options_end_at_argument;           /* getopt's "+": what follows the first argument is its own
                                                  * (a command line to run, with its options) */
-} CommandTable;
+};
 
 /* The row every table has first: -h --help, answered by command_table_help(). */
 #define OPTION_ROW_HELP { "help", 'h', 'h', OPTION_SWITCH, NULL, "show this help", NULL }
@@ -85,10 +89,13 @@ int command_table_check_arguments(const CommandTable *table, int argc, char *arg
 /** --help: the usage line, the summary and the options, in the layout every urlboot command shares. Returns 0. */
 int command_table_help(const CommandTable *table, FILE *f);
 
+/** --help of the verb the command line names (its first word that is one of table->verbs), else of table. */
+void command_table_help_verb(const CommandTable *table, int argc, char *argv[], FILE *f);
+
 /** The option rows alone, as command_table_help() lists them (for a help text put together elsewhere). */
 void command_table_help_options(const CommandTable *table, FILE *f);
 
-/** One line of JSON describing the table (name, arguments, each option, its help (null: an alias) and completion). */
+/** One line of JSON per table, the table's own then its verbs' (name, arguments, each option, its help (null: an alias) and completion). */
 void command_table_dump(const CommandTable *table, FILE *f);
 
 /** "--dump-table" as the first argument: dumps the tables (a command with verbs dumps every verb's) and returns true. */

@@ -357,9 +357,6 @@ int main(int argc, char *argv[]) {
         int r;
 
         log_set_program("urlboot-sysext-measure");
-        /* also answered by option_next(), but there its id (-2) reads as the end of the options */
-        if (command_table_dump_requested(argc, argv, (const CommandTable *[]) { &table }, 1))
-                return EXIT_SUCCESS;
         r = parse_args(argc, argv, &a);
         if (r > 0)
                 r = run(&a);

@@ -225,9 +225,6 @@ int main(int argc, char *argv[]) {
         log_set_program("urlboot-unit-shell");
         process_name_init(argv);
 
-        /* also answered by option_next(), but there its id (-2) reads as the end of the options */
-        if (command_table_dump_requested(argc, argv, (const CommandTable *[]) { &table }, 1))
-                return EXIT_SUCCESS;
         r = parse_argv(argc, argv, &nargs, &args);
         if (r <= 0)
                 return r == -ENOMEM ? EXIT_FAILURE : r < 0 ? EXIT_USAGE : EXIT_SUCCESS;

@@ -49,26 +49,6 @@ static const OptionRow xkb_options[] = {
         ROW_SOURCE,
 };
 
-static const CommandTable xkb_table = {
-        .name = "urlboot-xkb",
-        .arguments = "COMMAND [ARGUMENTS...]",
-        .summary = "Keep the Wayland keyboard settings (" XKB_ENV_PATH ")\n"
-                   "in step with the X11 ones localectl writes (" XKB_X11_PATH ").\n"
-                   "\n"
-                   "Commands:\n"
-                   "  sync                          write the Wayland file from the X11 file\n"
-                   "  set LAYOUT [MODEL [VARIANT [OPTIONS]]]\n"
-                   "                                write both files (as localectl set-x11-keymap\n"
-                   "                                does from systemd 259 on); LAYOUT \"\" clears\n"
-                   "  show                          print both settings\n"
-                   "\n"
-                   "Run 'urlboot-xkb COMMAND --help' for a command's options.",
-        .options = xkb_options,
-        .n_options = ELEMENTSOF(xkb_options),
-        .max_arguments = ARGUMENTS_ANY,
-        .complete_arguments = "verbs",
-};
-
 static const OptionRow sync_options[] = {
         OPTION_ROW_HELP,
         ROW_ROOT,
@@ -105,6 +85,27 @@ static const CommandTable show_table = {
         .summary = "Print both settings and whether they are in sync.",
         .options = show_options,
         .n_options = ELEMENTSOF(show_options),
+};
+
+static const CommandTable xkb_table = {
+        .name = "urlboot-xkb",
+        .arguments = "COMMAND [ARGUMENTS...]",
+        .summary = "Keep the Wayland keyboard settings (" XKB_ENV_PATH ")\n"
+                   "in step with the X11 ones localectl writes (" XKB_X11_PATH ").\n"
+                   "\n"
+                   "Commands:\n"
+                   "  sync                          write the Wayland file from the X11 file\n"
+                   "  set LAYOUT [MODEL [VARIANT [OPTIONS]]]\n"
+                   "                                write both files (as localectl set-x11-keymap\n"
+                   "                                does from systemd 259 on); LAYOUT \"\" clears\n"
+                   "  show                          print both settings\n"
+                   "\n"
+                   "Run 'urlboot-xkb COMMAND --help' for a command's options.",
+        .options = xkb_options,
+        .n_options = ELEMENTSOF(xkb_options),
+        .max_arguments = ARGUMENTS_ANY,
+        .complete_arguments = "verbs",
+        .verbs = (const CommandTable *const []) { &sync_table, &set_table, &show_table, NULL },
 };
 
 static char *root_path(const char *path) {
@@ -407,25 +408,6 @@ static const Verb *verb_find(const char *name) {
         return NULL;
 }
 
-/* --help: the command's table when the command line names one, else urlboot-xkb's. */
-static void help(int argc, char *argv[]) {
-        for (int i = 1; i < argc; i++)
-                if (verb_find(argv[i])) {
-                        command_table_help(verb_find(argv[i])->table, stdout);
-                        return;
-                }
-        command_table_help(&xkb_table, stdout);
-}
-
-/* --dump-table: urlboot-xkb's own options, then each command's. */
-static bool dump_tables(int argc, char *argv[]) {
-        const CommandTable *tables[ELEMENTSOF(verbs) + 1] = { &xkb_table };
-
-        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-                tables[i + 1] = verbs[i].table;
-        return command_table_dump_requested(argc, argv, tables, ELEMENTSOF(tables));
-}
-
 int main(int argc, char *argv[]) {
         JsonCapture capture;
         const Verb *verb;
@@ -434,8 +416,6 @@ int main(int argc, char *argv[]) {
         int nargs, c = 0, r = 0;
 
         log_set_program("urlboot-xkb");
-        if (dump_tables(argc, argv))
-                return EXIT_SUCCESS;
 
         if (option_parser_init(&p, &xkb_table, argc, argv) < 0)
                 return log_oom(), EXIT_FAILURE;
@@ -461,7 +441,7 @@ int main(int argc, char *argv[]) {
                                 r = log_usage_error("--source= takes auto, x11 or debian, not '%s'.", p.argument);
                         break;
                 case 'h':
-                        help(argc, argv);
+                        command_table_help_verb(&xkb_table, argc, argv, stdout);
                         r = 1;
                         break;
                 case ARG_VERSION:

@@ -195,3 +195,36 @@ TEST(dump_table_exits) {
         ASSERT_EQ(WEXITSTATUS(status), 0);
         ASSERT_TRUE(strncmp(out, "{\"name\":\"tool verb\"", 19) == 0);
 }
+
+static const CommandTable verb_a = { .name = "tool a", .options = rows, .n_options = 1 };
+static const CommandTable with_verbs = {
+        .name = "tool", .options = rows, .n_options = 1,
+        .verbs = (const CommandTable *const []) { &table, &verb_a, NULL },
+};
+
+static void write_with_verbs(FILE *f) {
+        command_table_dump(&with_verbs, f);
+}
+
+/* A command's dump carries its verbs' tables; --help shows the verb the command line names. */
+TEST(verbs_dumped_and_helped) {
+        char *text = NULL, *help = NULL;
+        char *argv[] = { "tool", "-q", "a", "--help", NULL };
+        size_t size;
+        FILE *f;
+        int lines = 0;
+
+        capture(write_with_verbs, &text);
+        for (char *c = text; *c; c++)
+                lines += *c == '\n';
+        ASSERT_EQ(lines, 3);
+        ASSERT_TRUE(strstr(text, "\n{\"name\":\"tool verb\"") && strstr(text, "\n{\"name\":\"tool a\""));
+        free(text);
+
+        f = open_memstream(&help, &size);
+        ASSERT_TRUE(f);
+        command_table_help_verb(&with_verbs, 4, argv, f);
+        ASSERT_EQ(fclose(f), 0);
+        ASSERT_TRUE(strncmp(help, "Usage: tool a [OPTIONS...]", 26) == 0);
+        free(help);
+}
