@@ -68,8 +68,10 @@ int xz_image_open(XzImage *x, const uint8_t header[XZ_IMAGE_HEADER_SIZE], const 
             lzma_stream_flags_compare(&h, &f) != LZMA_OK)
                 return error_setf(error, error_size, -EBADMSG, "its stream footer does not match its header");
         if (lzma_index_buffer_decode(&x->index, &memlimit, NULL, index, &pos, index_size) != LZMA_OK ||
-            pos != index_size)
+            pos != index_size) {
+                xz_image_done(x);       /* an index that decoded but left bytes over was allocated */
                 return error_setf(error, error_size, -EBADMSG, "its index does not decode");
+        }
         /* the index and the file agree on where everything is: one stream, nothing before or after it */
         if (lzma_index_stream_flags(x->index, &f) != LZMA_OK || lzma_index_file_size(x->index) != file_size) {
                 uint64_t described = lzma_index_file_size(x->index);
