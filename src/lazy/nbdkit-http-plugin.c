@@ -413,7 +413,7 @@ static int http_plugin_can_multi_conn(void *handle) {
 /* Fetch (unless kept) and decode the block b. The copy's blocks are not kept compressed: it reads each
  * once, and keeping them would push out the boot's, which the copy is about to need. @ret the decoded
  * bytes (b->size), NULL with errno */
-static uint8_t *decode_block(const XzBlock *b, bool background) {
+static uint8_t *decode_block(const ImageBlock *b, bool background) {
         char error[ERROR_BUF_MIN * 2];
         uint8_t *in = malloc(b->total), *out = malloc(b->size);
         size_t kept;
@@ -479,7 +479,7 @@ static void in_flight_remove(uint64_t offset, bool background) {
 
 /* Copy from the decoded block holding offset; when none is kept, claim the block (ret_b) unless another
  * read is decoding it, whose end is waited for. Under lock. @ret bytes copied, 0: decode *ret_b, -1: errno */
-static int64_t decoded_or_claim(void *buf, uint32_t count, uint64_t offset, bool background, XzBlock *ret_b,
+static int64_t decoded_or_claim(void *buf, uint32_t count, uint64_t offset, bool background, ImageBlock *ret_b,
                                 bool *ret_claimed) {
         for (;;) {
                 size_t n = block_cache_copy(&decoded, buf, count, offset);
@@ -504,7 +504,7 @@ static int pread_xz(void *buf, uint32_t count, uint64_t offset, bool background)
                 bool claimed = false;
                 uint8_t *data;
                 int64_t n;
-                XzBlock b;
+                ImageBlock b;
 
                 pthread_mutex_lock(&lock);
                 n = decoded_or_claim(buf, count, offset, background, &b, &claimed);

@@ -89,7 +89,7 @@ int xz_image_open(XzImage *x, const uint8_t header[XZ_IMAGE_HEADER_SIZE], const 
         return r;
 }
 
-int xz_image_locate(const XzImage *x, uint64_t offset, XzBlock *ret) {
+int xz_image_locate(const XzImage *x, uint64_t offset, ImageBlock *ret) {
         lzma_index_iter it;
 
         assert(x);
@@ -100,7 +100,7 @@ int xz_image_locate(const XzImage *x, uint64_t offset, XzBlock *ret) {
         lzma_index_iter_init(&it, x->index);
         if (lzma_index_iter_locate(&it, offset))
                 return -ERANGE;
-        *ret = (XzBlock) {
+        *ret = (ImageBlock) {
                 .offset = it.block.uncompressed_file_offset,
                 .size = it.block.uncompressed_size,
                 .file_offset = it.block.compressed_file_offset,
@@ -110,7 +110,7 @@ int xz_image_locate(const XzImage *x, uint64_t offset, XzBlock *ret) {
         return 0;
 }
 
-int xz_image_decode(const XzImage *x, const XzBlock *b, const uint8_t *in, uint8_t *out, char *error,
+int xz_image_decode(const XzImage *x, const ImageBlock *b, const uint8_t *in, uint8_t *out, char *error,
                     size_t error_size) {
         lzma_filter filters[LZMA_FILTERS_MAX + 1] = { { .id = LZMA_VLI_UNKNOWN } };
         lzma_block block = { .version = 0, .check = x->check, .filters = filters };

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "image-block.h"
+
 #define XZ_IMAGE_HEADER_SIZE LZMA_STREAM_HEADER_SIZE   /* the stream header, at the file's start */
 #define XZ_IMAGE_FOOTER_SIZE LZMA_STREAM_HEADER_SIZE   /* the stream footer, at its end */
 #define XZ_IMAGE_BLOCK_MAX (64ULL << 20)               /* a block's uncompressed size, at most */
@@ -27,12 +29,6 @@ typedef struct XzImage {
         uint64_t size;                  /* the image's (uncompressed) size */
 } XzImage;
 
-/** Where one block is: the image's bytes [offset, offset + size) come from the file's [file_offset, + total). */
-typedef struct XzBlock {
-        uint64_t offset, size;
-        uint64_t file_offset, total;
-        uint64_t unpadded;              /* total less the padding: what the block's sizes must add up to */
-} XzBlock;
 
 /**
  * From the file's last XZ_IMAGE_FOOTER_SIZE bytes: the size of the index that precedes them.
@@ -49,13 +45,13 @@ int xz_image_open(XzImage *x, const uint8_t header[XZ_IMAGE_HEADER_SIZE], const 
                   const uint8_t *index, size_t index_size, uint64_t file_size, char *error, size_t error_size);
 
 /** The block holding the image's byte at offset (< x->size). @ret 0, -ERANGE */
-int xz_image_locate(const XzImage *x, uint64_t offset, XzBlock *ret);
+int xz_image_locate(const XzImage *x, uint64_t offset, ImageBlock *ret);
 
 /**
  * Decode one block: in holds its b->total bytes from the file, out gets its b->size bytes.
  * @ret 0, or <0 with error saying why (-EBADMSG: it does not decode or its check fails)
  */
-int xz_image_decode(const XzImage *x, const XzBlock *b, const uint8_t *in, uint8_t *out, char *error,
+int xz_image_decode(const XzImage *x, const ImageBlock *b, const uint8_t *in, uint8_t *out, char *error,
                     size_t error_size);
 
 void xz_image_done(XzImage *x);

@@ -32,7 +32,7 @@ static int decode_in_place(const uint8_t *data, size_t size, uint8_t *out, size_
                 return -1;      /* too large to compare here */
         }
         for (uint64_t offset = 0; ok && offset < x.size;) {
-                XzBlock b;
+                ImageBlock b;
 
                 if (xz_image_locate(&x, offset, &b) < 0 || b.offset != offset || b.size == 0 ||
                     b.file_offset + b.total > size)

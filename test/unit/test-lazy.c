@@ -413,7 +413,7 @@ TEST(xz_image) {
         size_t plain_size, size, other_size;
         unsigned blocks = 0;
         XzImage x;
-        XzBlock b;
+        ImageBlock b;
 
         snprintf(cmd, sizeof cmd,
                  "cd '%s' && python3 -c 'import random; r = random.Random(7); "
