@@ -137,9 +137,10 @@ static int check_lazy(const PullExpression *e, char *error, size_t error_size) {
         return 0;
 }
 
-/* Lazy reads the image in place: plain, or multi-block xz (urlboot's nbdkit plugin), never a stream format. */
+/* Lazy reads the image in place: plain, multi-block xz or seekable zstd (urlboot's nbdkit plugin), never a
+ * stream format. A .zst without a seek table is refused by the plugin when it opens it. */
 static int check_lazy_url(const PullExpression *e, char *error, size_t error_size) {
-        static const char *const streams[] = { ".zst", ".gz", ".bz2", ".tgz" };
+        static const char *const streams[] = { ".gz", ".bz2", ".tgz" };
         _cleanup_free_ char *name = NULL;
 
         if (!e->lazy)
@@ -149,8 +150,8 @@ static int check_lazy_url(const PullExpression *e, char *error, size_t error_siz
         for (size_t i = 0; i < ELEMENTSOF(streams); i++)
                 if (endswith(name, streams[i]))
                         return error_setf(error, error_size, -EINVAL,
-                                          "option 'lazy' reads the image in place: '%s' must be uncompressed or "
-                                          "multi-block .xz, not %s", name, streams[i]);
+                                          "option 'lazy' reads the image in place: '%s' must be uncompressed, "
+                                          "multi-block .xz or seekable .zst, not %s", name, streams[i]);
         return 0;
 }
 

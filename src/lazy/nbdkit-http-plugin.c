@@ -16,12 +16,13 @@
  * the CPU only when the boot leaves some.
  *
  * A failed request is tried again (retries=, retry-delay=): a server away for a while only delays reads.
- * This is what nbdkit's retry filter did, but here it covers the network alone: a multi-block .xz (told by
- * its first bytes, with xz=auto, whatever its name: a peer serves its decompressed copy under the .xz name)
- * is served decompressed, a block at a time (xz-image.h), and a block that does not decode fails its read at
- * once rather than after every retry (and does not abort nbdkit, as its xz filter does).
+ * This is what nbdkit's retry filter did, but here it covers the network alone: a multi-block .xz or a
+ * seekable .zst (told by its first bytes, with format=auto, whatever its name: a peer serves its
+ * decompressed copy under the compressed name) is served decompressed, a block at a time
+ * (compressed-image.h), and a block that does not decode fails its read at once rather than after every
+ * retry (and does not abort nbdkit, as its xz filter does).
  *
- *   nbdkit /usr/lib/urlboot/nbdkit-urlboot-http-plugin.so url=URL [xz=auto|yes|no] [cainfo=PEM]
+ *   nbdkit /usr/lib/urlboot/nbdkit-urlboot-http-plugin.so url=URL [format=auto|raw|xz|zstd] [cainfo=PEM]
  *          [protocols=http,https|https] [timeout=SECONDS] [retries=N] [retry-delay=SECONDS]
  */
 #define NBDKIT_API_VERSION 2
@@ -42,26 +43,25 @@
 #include "error-buf.h"
 #include "http-headers.h"
 #include "macro.h"
-#include "xz-image.h"
+#include "compressed-image.h"
 
 #define THREAD_MODEL NBDKIT_THREAD_MODEL_PARALLEL
 #define POOL_MAX 16
 #define REDIRECTS_MAX 5
-#define DECODED_BYTES (32ULL << 20)     /* decoded xz blocks kept, at most (the last one always) */
+#define DECODED_BYTES (32ULL << 20)     /* decoded blocks kept, at most (the last one always) */
 #define COMPRESSED_BYTES (64ULL << 20)  /* compressed ones: a block the boot read is not fetched again for the copy */
 #define RETRY_LOG_EVERY 60              /* of a request's failed tries, the first and every 60th are logged */
 
 static char *url, *cainfo, *protocols;
 static long timeout = 60;
 static uint32_t retries, retry_delay = 1;
-static int xz_config = -1;      /* xz=yes (1), no (0), auto (-1): by the file's first bytes */
-static bool xz;                 /* decided when the file's size is known, before any read */
+static int format_config = IMAGE_FORMAT_AUTO;  /* format=: auto tells it by the file's first bytes */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static CURL *pool[POOL_MAX];
 static size_t pool_n;
 static int64_t file_size = -1;  /* the file's size, once known */
-static XzImage image;           /* an .xz's index, once the file's size is known */
+static CompressedImage image;   /* its format and where its blocks are, once the file's size is known */
 static BlockCache decoded = { .budget = DECODED_BYTES };         /* by the image's offsets */
 static BlockCache compressed = { .budget = COMPRESSED_BYTES };   /* by the file's offsets */
 
@@ -78,7 +78,7 @@ typedef struct Answer {
 static void http_plugin_unload(void) {
         block_cache_done(&decoded);
         block_cache_done(&compressed);
-        xz_image_done(&image);
+        compressed_image_done(&image);
         for (size_t i = 0; i < pool_n; i++)
                 curl_easy_cleanup(pool[i]);
         pool_n = 0;
@@ -105,9 +105,13 @@ static int http_plugin_config(const char *key, const char *value) {
                 return nbdkit_parse_uint32_t("retries", value, &retries);
         if (strcmp(key, "retry-delay") == 0)
                 return nbdkit_parse_uint32_t("retry-delay", value, &retry_delay);
-        if (strcmp(key, "xz") == 0) {
-                xz_config = strcmp(value, "auto") == 0 ? -1 : nbdkit_parse_bool(value);
-                return xz_config == -1 && strcmp(value, "auto") != 0 ? -1 : 0;
+        if (strcmp(key, "format") == 0) {
+                format_config = image_format_from_string(value);
+                if (format_config == -EINVAL) {
+                        nbdkit_error("format=%s: use auto, raw, xz or zstd", value);
+                        return -1;
+                }
+                return 0;
         }
         if (!slot) {
                 nbdkit_error("unknown parameter '%s'", key);
@@ -286,13 +290,12 @@ static int fetch(void *buf, uint32_t count, uint64_t offset) {
 }
 
 /* The file's size: the total of a 206 for its first bytes (which also shows that ranges work), and
- * whether they are an xz stream's header magic. */
-static int probe_file(int64_t *ret, bool *ret_xz) {
-        static const uint8_t magic[6] = { 0xfd, '7', 'z', 'X', 'Z', 0 };
+ * the format their magic says. */
+static int probe_file(int64_t *ret, ImageFormat *ret_format) {
 
         for (uint32_t attempt = 0;; attempt++) {
                 char error[ERROR_BUF_MIN * 2];
-                uint8_t head[sizeof magic];
+                uint8_t head[IMAGE_FORMAT_HEAD_SIZE];
                 Answer a;
 
                 if (get_range(head, sizeof head, 0, &a, error, sizeof error) == 0) {
@@ -306,7 +309,7 @@ static int probe_file(int64_t *ret, bool *ret_xz) {
                                 return -1;
                         }
                         *ret = a.total;
-                        *ret_xz = a.got == sizeof magic && memcmp(head, magic, sizeof magic) == 0;
+                        *ret_format = image_format_of(head, a.got);
                         return 0;
                 }
                 if (attempt >= retries) {
@@ -356,8 +359,41 @@ static int open_xz(int64_t fsize, XzImage *ret) {
         return r;
 }
 
+/* With format=zstd: the seek table at the file's end, checked (two range requests). */
+static int open_zstd(int64_t fsize, ZstdImage *ret) {
+        uint8_t footer[ZSTD_IMAGE_FOOTER_SIZE];
+        char error[ERROR_BUF_MIN * 2];
+        uint8_t *table = NULL;
+        uint64_t table_size;
+        int r = -1;
+
+        if (fsize < ZSTD_IMAGE_FOOTER_SIZE) {
+                nbdkit_error("%s: %" PRIi64 " bytes are too few for a seekable .zst file", url, fsize);
+                errno = EIO;
+                return -1;
+        }
+        if (fetch_from(footer, sizeof footer, (uint64_t) fsize - sizeof footer, fsize) < 0)
+                return -1;
+        if (zstd_image_table_size(footer, (uint64_t) fsize, &table_size, error, sizeof error) >= 0) {
+                table = malloc(table_size);
+                if (!table)
+                        error_setf(error, sizeof error, -ENOMEM, "out of memory");
+                else if (fetch_from(table, (uint32_t) table_size, (uint64_t) fsize - table_size, fsize) < 0) {
+                        free(table);
+                        return -1;
+                } else if (zstd_image_open(ret, table, table_size, (uint64_t) fsize, error, sizeof error) >= 0)
+                        r = 0;
+        }
+        free(table);
+        if (r < 0) {
+                nbdkit_error("%s: not a seekable .zst this plugin reads in place: %s", url, error);
+                errno = EIO;
+        }
+        return r;
+}
+
 /* The handle of a connection whose reads only take spare CPU: export name BACKGROUND_EXPORT (urlboot-lazy's
- * copy). Decoding xz blocks is what the copy costs; at full speed it took the 2 CPUs a booting system
+ * copy). Decoding blocks is what the copy costs; at full speed it took the 2 CPUs a booting system
  * needed, so the boot's start queued behind it while it read nothing from the network. */
 #define BACKGROUND_EXPORT "background"
 static char background_handle;
@@ -369,8 +405,8 @@ static void *connection_handle(void) {
 }
 
 static void *http_plugin_open(int readonly) {
-        XzImage x = {};
-        bool is_xz;
+        CompressedImage c = {};
+        ImageFormat f;
         int64_t s;
 
         pthread_mutex_lock(&lock);
@@ -379,21 +415,21 @@ static void *http_plugin_open(int readonly) {
         /* each connection until one succeeds */
         if (s >= 0)
                 return connection_handle();
-        if (probe_file(&s, &is_xz) < 0)
+        if (probe_file(&s, &f) < 0)
                 return NULL;
-        if (xz_config >= 0)
-                is_xz = xz_config;
-        if (is_xz && open_xz(s, &x) < 0)
+        if (format_config != IMAGE_FORMAT_AUTO)
+                f = format_config;
+        c.format = f;
+        if ((f == IMAGE_FORMAT_XZ && open_xz(s, &c.xz) < 0) || (f == IMAGE_FORMAT_ZSTD && open_zstd(s, &c.zstd) < 0))
                 return NULL;
         pthread_mutex_lock(&lock);
         if (file_size < 0) {
-                xz = is_xz;
                 file_size = s;
-                image = x;
-                x = (XzImage) {};
+                image = c;
+                c = (CompressedImage) {};
         }
         pthread_mutex_unlock(&lock);
-        xz_image_done(&x);
+        compressed_image_done(&c);
         return connection_handle();
 }
 
@@ -401,7 +437,7 @@ static int64_t http_plugin_get_size(void *handle) {
         int64_t s;
 
         pthread_mutex_lock(&lock);
-        s = xz ? (int64_t) image.size : file_size;
+        s = image.format != IMAGE_FORMAT_RAW ? (int64_t) compressed_image_size(&image) : file_size;
         pthread_mutex_unlock(&lock);
         return s;
 }
@@ -419,7 +455,7 @@ static uint8_t *decode_block(const ImageBlock *b, bool background) {
         size_t kept;
 
         if (!in || !out) {
-                nbdkit_error("out of memory for an xz block of %" PRIu64 " bytes", b->size);
+                nbdkit_error("out of memory for a block of %" PRIu64 " bytes", b->size);
                 free(in);
                 free(out);
                 errno = ENOMEM;
@@ -429,7 +465,7 @@ static uint8_t *decode_block(const ImageBlock *b, bool background) {
         kept = block_cache_copy(&compressed, in, b->total, b->file_offset);
         pthread_mutex_unlock(&lock);
         if ((kept != b->total && fetch(in, (uint32_t) b->total, b->file_offset) < 0) ||
-            (xz_image_decode(&image, b, in, out, error, sizeof error) < 0 &&
+            (compressed_image_decode(&image, b, in, out, error, sizeof error) < 0 &&
              (nbdkit_error("%s: %s", url, error), errno = EIO))) {
                 free(in);
                 free(out);
@@ -486,7 +522,7 @@ static int64_t decoded_or_claim(void *buf, uint32_t count, uint64_t offset, bool
 
                 if (n > 0)
                         return (int64_t) n;
-                if (xz_image_locate(&image, offset, ret_b) < 0) {
+                if (compressed_image_locate(&image, offset, ret_b) < 0) {
                         nbdkit_error("%s: byte %" PRIu64 " is past the image's end", url, offset);
                         errno = EIO;
                         return -1;
@@ -499,7 +535,7 @@ static int64_t decoded_or_claim(void *buf, uint32_t count, uint64_t offset, bool
         }
 }
 
-static int pread_xz(void *buf, uint32_t count, uint64_t offset, bool background) {
+static int pread_blocks(void *buf, uint32_t count, uint64_t offset, bool background) {
         while (count > 0) {
                 bool claimed = false;
                 uint8_t *data;
@@ -550,7 +586,7 @@ static int http_plugin_pread(void *handle, void *buf, uint32_t count, uint64_t o
                 return 0;
         if (background)
                 thread_background(true);
-        r = xz ? pread_xz(buf, count, offset, background) : fetch(buf, count, offset);
+        r = image.format != IMAGE_FORMAT_RAW ? pread_blocks(buf, count, offset, background) : fetch(buf, count, offset);
         if (background)
                 thread_background(false);
         return r;
@@ -570,8 +606,8 @@ static struct nbdkit_plugin plugin = {
                        "timeout=<SECONDS>    for one request (default 60)\n"
                        "retries=<N>          tries after a failed request (default 0)\n"
                        "retry-delay=<SEC>    between tries (default 1)\n"
-                       "xz=auto|yes|no       a multi-block .xz, served decompressed (auto: by its\n"
-                       "                     first bytes; the default)",
+                       "format=auto|raw|xz|zstd  a multi-block .xz or a seekable .zst is served\n"
+                       "                     decompressed (auto: told by its first bytes; the default)",
         .open = http_plugin_open,
         .get_size = http_plugin_get_size,
         .can_multi_conn = http_plugin_can_multi_conn,

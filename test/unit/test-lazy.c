@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Tests for urlboot-lazy's pieces that need no kernel: the copy's pace, nbdkit's command line, the kept
  * unit, the state file, verity superblocks, tree geometry, the zero map of a tree veritysetup made and the
- * root's writes on a tmpfs, a multi-block .xz read in place. */
+ * root's writes on a tmpfs, a multi-block .xz and a seekable .zst read in place. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -26,6 +26,9 @@
 #include "verity-map.h"
 #include "verity-tree.h"
 #include "xz-image.h"
+#include "zstd-image.h"
+
+#include <zstd.h>
 
 /* The copy waits for the root (or the deadline), and yields to the boot's reads without stopping. */
 TEST(copy_pace) {
@@ -459,6 +462,109 @@ TEST(xz_image) {
         snprintf(path, sizeof path, "%s/big.xz", d);
         ASSERT_EQ(xz_open_file(path, &other, &other_size, &x, error, sizeof error), -EFBIG);
         test_note("a 70 MiB block: %s", error);
+}
+
+/* A seekable .zst as urlboot-lazy compress writes it: frames of frame_size from plain, each with a content
+ * checksum unless without_check, and the seek table after them. @ret its size (in out, of room enough) */
+static size_t zstd_seekable(const uint8_t *plain, size_t size, size_t frame_size, bool without_check, uint8_t *out) {
+        ZSTD_CCtx *c = ZSTD_createCCtx();
+        uint8_t table[4096];
+        size_t n = 0, t = 8;
+        uint32_t frames = 0;
+
+        ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 3);
+        ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, !without_check);
+        for (size_t o = 0; o < size; o += frame_size, frames++) {
+                size_t in = MIN(frame_size, size - o), r = ZSTD_compress2(c, out + n, ZSTD_compressBound(in), plain + o, in);
+
+                ASSERT_FALSE(ZSTD_isError(r));
+                memcpy(table + t, &(uint32_t) { (uint32_t) r }, 4);    /* little-endian host */
+                memcpy(table + t + 4, &(uint32_t) { (uint32_t) in }, 4);
+                t += 8;
+                n += r;
+        }
+        memcpy(table + t, &frames, 4);
+        table[t + 4] = 0;
+        memcpy(table + t + 5, &(uint32_t) { ZSTD_IMAGE_FOOTER_MAGIC }, 4);
+        t += ZSTD_IMAGE_FOOTER_SIZE;
+        memcpy(table, &(uint32_t) { ZSTD_IMAGE_TABLE_MAGIC }, 4);
+        memcpy(table + 4, &(uint32_t) { (uint32_t) (t - 8) }, 4);
+        memcpy(out + n, table, t);
+        ZSTD_freeCCtx(c);
+        return n + t;
+}
+
+static int zstd_open_buffer(const uint8_t *data, size_t size, ZstdImage *z, char *error, size_t n) {
+        uint64_t table_size;
+        int r;
+
+        r = zstd_image_table_size(data + size - ZSTD_IMAGE_FOOTER_SIZE, size, &table_size, error, n);
+        if (r < 0)
+                return r;
+        return zstd_image_open(z, data + size - table_size, table_size, size, error, n);
+}
+
+/* A seekable .zst read in place: frames located and decoded one at a time, byte for byte; a changed byte,
+ * a frame without a checksum, a frame the table sizes wrongly refused when read; a plain .zst, a table
+ * that does not fill the file and reserved bits refused when opened. */
+TEST(zstd_image) {
+        const size_t size = 5 * 65536 + 1234;
+        _cleanup_free_ uint8_t *plain = malloc(size), *data = malloc(2 * size + 8192), *out = malloc(65536);
+        char error[256];
+        unsigned frames = 0;
+        size_t n, table_size;
+        ZstdImage z;
+        ImageBlock b;
+
+        ASSERT_TRUE(plain && data && out);
+        for (size_t i = 0; i < size; i++)
+                plain[i] = (uint8_t) ((i * 2654435761U) >> 28);
+        n = zstd_seekable(plain, size, 65536, false, data);
+        ASSERT_OK(zstd_open_buffer(data, n, &z, error, sizeof error));
+        ASSERT_EQ(z.size, size);
+        for (uint64_t offset = 0; offset < z.size; offset += b.size, frames++) {
+                ASSERT_OK(zstd_image_locate(&z, MIN(offset + 1000, z.size - 1), &b));
+                ASSERT_EQ(b.offset, offset);
+                ASSERT_TRUE(b.file_offset + b.total <= n);
+                ASSERT_OK(zstd_image_decode(&b, data + b.file_offset, out, error, sizeof error));
+                ASSERT_TRUE(memcmp(out, plain + offset, b.size) == 0);
+        }
+        ASSERT_EQ(frames, 6);
+        ASSERT_EQ(zstd_image_locate(&z, z.size, &b), -ERANGE);
+
+        ASSERT_OK(zstd_image_locate(&z, 2 * 65536, &b));
+        b.size--;                                               /* the table names another size */
+        ASSERT_EQ(zstd_image_decode(&b, data + b.file_offset, out, error, sizeof error), -EBADMSG);
+        test_note("%s", error);
+        b.size++;
+        data[b.file_offset + b.total - 6] ^= 0x55;              /* inside the last block or the checksum */
+        ASSERT_EQ(zstd_image_decode(&b, data + b.file_offset, out, error, sizeof error), -EBADMSG);
+        test_note("%s", error);
+        zstd_image_done(&z);
+
+        n = zstd_seekable(plain, size, 65536, true, data);
+        ASSERT_OK(zstd_open_buffer(data, n, &z, error, sizeof error));
+        ASSERT_OK(zstd_image_locate(&z, 0, &b));
+        ASSERT_EQ(zstd_image_decode(&b, data, out, error, sizeof error), -EBADMSG);
+        ASSERT_TRUE(strstr(error, "carries no checksum"));
+        zstd_image_done(&z);
+
+        n = ZSTD_compress(data, 2 * size, plain, size, 3);      /* zstd's own: one frame, no table */
+        ASSERT_EQ(zstd_open_buffer(data, n, &z, error, sizeof error), -EBADMSG);
+        ASSERT_TRUE(strstr(error, "no seek table"));
+
+        n = zstd_seekable(plain, size, 65536, false, data + 1); /* one byte in front of the frames */
+        data[0] = 0;
+        ASSERT_EQ(zstd_open_buffer(data, n + 1, &z, error, sizeof error), -EBADMSG);
+        test_note("%s", error);
+        n = zstd_seekable(plain, size, 65536, false, data);
+        table_size = ZSTD_IMAGE_TABLE_HEADER_SIZE + 6 * 8 + ZSTD_IMAGE_FOOTER_SIZE;
+        data[n - 5] = 0x04;                                     /* a reserved bit */
+        ASSERT_EQ(zstd_open_buffer(data, n, &z, error, sizeof error), -EBADMSG);
+        data[n - 5] = 0;
+        memset(data + n - table_size + ZSTD_IMAGE_TABLE_HEADER_SIZE + 4, 0, 4);    /* frame 0 holds nothing */
+        ASSERT_EQ(zstd_open_buffer(data, n, &z, error, sizeof error), -EBADMSG);
+        test_note("%s", error);
 }
 
 /* The cache keeps ranges within its budget, the least recently used evicted first, one oversized range alone. */
