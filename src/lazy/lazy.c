@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * @file
- * urlboot-lazy: boot from a disk image before its download ends (attach, status, check-verity).
+ * urlboot-lazy: boot from a disk image before its download ends (attach, status, check-verity, serve), and
+ * make the seekable .zst it reads fastest (compress).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,20 +17,25 @@
 #include "exit-status.h"
 #include "initrd.h"
 #include "json-format.h"
+#include "json-writer.h"
 #include "keep-unit.h"
 #include "lazy-attach.h"
+#include "lazy-compress.h"
 #include "lazy-state.h"
 #include "lazy-status.h"
 #include "log.h"
 #include "macro.h"
 #include "nbdkit-command.h"
 #include "parse-size.h"
+#include "path-util.h"
+#include "progress.h"
 #include "string-util.h"
 #include "tls-ca.h"
 #include "verity-check.h"
 
 enum { ARG_ROOTHASH = 0x100, ARG_USRHASH, ARG_NO_VERITY, ARG_UNIT, ARG_CONNECTIONS, ARG_REQUEST_SIZE, ARG_COPY_NOW,
-       ARG_RETRIES, ARG_RETRY_DELAY, ARG_TIMEOUT, ARG_STATE_DIR, ARG_CA, ARG_JSON, ARG_VERSION };
+       ARG_RETRIES, ARG_RETRY_DELAY, ARG_TIMEOUT, ARG_STATE_DIR, ARG_CA, ARG_JSON, ARG_VERSION, ARG_LEVEL,
+       ARG_FRAME_SIZE };
 
 /* Each row once: urlboot-lazy's table has them all, a command's those it uses. */
 #define ROW_ROOTHASH { "roothash", 0, ARG_ROOTHASH, OPTION_REQUIRED, "HEX", \
@@ -59,6 +66,12 @@ enum { ARG_ROOTHASH = 0x100, ARG_USRHASH, ARG_NO_VERITY, ARG_UNIT, ARG_CONNECTIO
                  "the CA (PEM) an https server must have a certificate from\n" \
                  "(default " URLBOOT_TLS_CA_PATH " when it exists, else the system's)", "file" }
 #define ROW_JSON OPTION_ROW_JSON(ARG_JSON, "status as JSON")
+#define ROW_JSON_COMPRESS OPTION_ROW_JSON(ARG_JSON, "the result as JSON")
+#define ROW_LEVEL { "level", 0, ARG_LEVEL, OPTION_REQUIRED, "N", \
+                    "zstd's compression level (1 to 22, default " STRINGIFY(LAZY_COMPRESS_LEVEL_DEFAULT) ")", NULL }
+#define ROW_FRAME_SIZE { "frame-size", 0, ARG_FRAME_SIZE, OPTION_REQUIRED, "SIZE", \
+                         "the image bytes in one frame, the unit a read decodes\n" \
+                         "(default 1M, at most 64M, in whole 4K)", NULL }
 
 /* Options may come before or after the command (getopt moves them to the front), so this table takes
  * them all; a command's table lists those that matter to it (its --help, the completion) and counts its
@@ -79,6 +92,8 @@ static const OptionRow lazy_options[] = {
         ROW_STATE_DIR,
         ROW_CA,
         ROW_JSON,
+        ROW_LEVEL,
+        ROW_FRAME_SIZE,
 };
 
 static const OptionRow attach_options[] = {
@@ -163,6 +178,27 @@ static const CommandTable serve_table = {
         .max_arguments = 2,
 };
 
+static const OptionRow compress_options[] = {
+        OPTION_ROW_HELP,
+        ROW_LEVEL,
+        ROW_FRAME_SIZE,
+        ROW_JSON_COMPRESS,
+};
+
+static const CommandTable compress_table = {
+        .name = "urlboot-lazy compress",
+        .arguments = "IMAGE OUTPUT",
+        .summary = "Write the raw disk image IMAGE to OUTPUT as a seekable zstd file: frames of\n"
+                   "--frame-size= compressed on their own (all CPUs at once), then a seek table, so that\n"
+                   "attach decodes only the frames a read needs. OUTPUT appears complete or not at all\n"
+                   "(an existing file is replaced).",
+        .options = compress_options,
+        .n_options = ELEMENTSOF(compress_options),
+        .min_arguments = 2,
+        .max_arguments = 2,
+        .complete_arguments = "file",
+};
+
 static const CommandTable lazy_table = {
         .name = "urlboot-lazy",
         .arguments = "COMMAND [ARGUMENTS...]",
@@ -171,6 +207,7 @@ static const CommandTable lazy_table = {
                    "  status [--json] [NAME...]\n"
                    "  check-verity [--roothash=HEX] [--usrhash=HEX] DISK\n"
                    "  serve [OPTIONS...] URL SOCKET\n"
+                   "  compress [--level=N] [--frame-size=SIZE] [--json] IMAGE OUTPUT\n"
                    "\n"
                    "attach serves the disk image at URL as a block device at once (nbdkit, nbd) and copies\n"
                    "it to IMAGE (e.g. /run/machines/rootdisk.raw) in the background over a second NBD\n"
@@ -183,17 +220,21 @@ static const CommandTable lazy_table = {
                    "status shows each lazy disk: copying or local, progress, bytes fetched, timeline.\n"
                    "check-verity checks DISK (a device or an image file) against the pinned hashes.\n"
                    "serve runs nbdkit on SOCKET as attach does, in the foreground (tests, debugging).\n"
+                   "compress writes a raw disk image as a seekable zstd file (frames and a seek table),\n"
+                   "which attach reads in place, decoding only the frames a read needs.\n"
                    "\n"
                    "Run 'urlboot-lazy COMMAND --help' for the options that matter to a command.",
         .options = lazy_options,
         .n_options = ELEMENTSOF(lazy_options),
         .max_arguments = ARGUMENTS_ANY,
         .complete_arguments = "verbs",
-        .verbs = (const CommandTable *const []) { &attach_table, &status_table, &check_verity_table, &serve_table, NULL },
+        .verbs = (const CommandTable *const []) { &attach_table, &status_table, &check_verity_table, &serve_table,
+                                                    &compress_table, NULL },
 };
 
 typedef struct Args {
         LazyOptions lazy;
+        LazyCompressSettings compress;
         JsonFormat json;
 } Args;
 
@@ -271,6 +312,25 @@ static int apply_option(Args *a, int id, const char *v) {
                 break;
         case ARG_JSON:
                 return json_format_option(v, &a->json);
+        case ARG_LEVEL: {
+                unsigned level;
+
+                if (parse_unsigned("level", v, &level) < 0)
+                        return -EINVAL;
+                if (level < 1 || level > (unsigned) lazy_compress_level_max()) {
+                        log_error("--level= takes 1 to %d, not %s.", lazy_compress_level_max(), v);
+                        return -EINVAL;
+                }
+                a->compress.level = (int) level;
+                break;
+        }
+        case ARG_FRAME_SIZE:
+                if (parse_size(v, &a->compress.frame_size) < 0 ||
+                    !lazy_compress_frame_size_valid(a->compress.frame_size)) {
+                        log_error("--frame-size= takes 4K to 64M in whole 4K, not '%s'.", v);
+                        return -EINVAL;
+                }
+                break;
         default:
                 return -EINVAL;
         }
@@ -364,6 +424,62 @@ static int verb_status(Args *a, int argc, char *argv[]) {
         return 0;
 }
 
+/* A terminal's progress bar while compress runs; nothing elsewhere. */
+static void compress_progress(uint64_t done, uint64_t total, void *userdata) {
+        progress_update(userdata, done, (int64_t) total);
+}
+
+static void compress_print(const char *output, const LazyCompressSettings *s, const LazyCompressResult *res,
+                           JsonFormat json) {
+        char frame[32], compressed[32], image[32], allocated[32];
+        JsonCapture capture;
+
+        if (json == JSON_FORMAT_OFF) {
+                printf("%s: %" PRIu32 " frame%s of %s, %s from %s (%s allocated).\n", output, res->frames,
+                       res->frames == 1 ? "" : "s", format_bytes(frame, sizeof frame, s->frame_size),
+                       format_bytes(compressed, sizeof compressed, res->compressed_bytes),
+                       format_bytes(image, sizeof image, res->image_bytes),
+                       format_bytes(allocated, sizeof allocated, res->allocated_bytes));
+                return;
+        }
+        if (json_capture_begin(&capture, json) < 0) {
+                (void) log_oom();
+                return;
+        }
+        putchar('{');
+        json_write_key(stdout, "output", true);
+        json_write_string(stdout, output);
+        printf(",\"frames\":%" PRIu32 ",\"frameSize\":%" PRIu64 ",\"compressedBytes\":%" PRIu64
+               ",\"imageBytes\":%" PRIu64 ",\"allocatedBytes\":%" PRIu64 ",\"level\":%d}\n",
+               res->frames, s->frame_size, res->compressed_bytes, res->image_bytes, res->allocated_bytes, s->level);
+        (void) json_capture_end(&capture);
+}
+
+static int verb_compress(Args *a, int argc, char *argv[]) {
+        char error[ERROR_BUF_MIN * 2] = "";
+        LazyCompressResult res;
+        Progress *progress;
+        _cleanup_free_ char *name = NULL;
+        int r;
+
+        r = path_extract_filename(argv[0], &name);
+        if (r < 0)
+                return log_error_errno(r, "Cannot compress '%s': %m", argv[0]);
+        progress = progress_new(isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_NONE, name);
+        if (!progress)
+                return log_oom();
+        a->compress.progress = compress_progress;
+        a->compress.userdata = progress;
+        r = lazy_compress(argv[0], argv[1], &a->compress, &res, error, sizeof error);
+        progress_free(progress);
+        if (r < 0) {
+                log_error("Cannot compress %s: %s.", argv[0], error[0] ? error : strerror(-r));
+                return -EIO;
+        }
+        compress_print(argv[1], &a->compress, &res, a->json);
+        return 0;
+}
+
 typedef struct Verb {
         const char *name;
         const CommandTable *table;
@@ -375,6 +491,7 @@ static const Verb verbs[] = {
         { "status", &status_table, verb_status },
         { "check-verity", &check_verity_table, verb_check_verity },
         { "serve", &serve_table, verb_serve },
+        { "compress", &compress_table, verb_compress },
 };
 
 static const Verb *verb_find(const char *name) {
@@ -427,6 +544,10 @@ int main(int argc, char *argv[]) {
                         .state_dir = LAZY_STATE_DIR,
                         .ca_file = tls_ca_pinned(),
                 },
+                .compress = {
+                        .frame_size = LAZY_COMPRESS_FRAME_SIZE_DEFAULT,
+                        .level = LAZY_COMPRESS_LEVEL_DEFAULT,
+                },
         };
         const Verb *verb;
         char **args;
@@ -437,7 +558,7 @@ int main(int argc, char *argv[]) {
         if (r != 0)
                 return r > 0 ? EXIT_SUCCESS : r == -ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
         if (nargs == 0) {
-                log_error("Missing command: attach, status or check-verity (see --help).");
+                log_error("Missing command: attach, status, check-verity, serve or compress (see --help).");
                 return EXIT_USAGE;
         }
         verb = verb_find(args[0]);
