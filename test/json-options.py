@@ -30,8 +30,12 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write('XKBLAYOUT="de"\nXKBMODEL="pc105"\n')
     os.makedirs(os.path.join(tmp, 'state'))
     root = os.path.join(tmp, 'root')
+    with open(os.path.join(tmp, 'image.raw'), 'wb') as f:
+        f.write(os.urandom(8192) + bytes(65536))
     printing = {
         'urlboot-lazy status': [exe('lazy/urlboot-lazy'), 'status', '--state-dir=' + os.path.join(tmp, 'state')],
+        'urlboot-lazy compress': [exe('lazy/urlboot-lazy'), 'compress', '--level=1', '--frame-size=16K',
+                                  os.path.join(tmp, 'image.raw'), os.path.join(tmp, 'image.raw.zst')],
         'urlboot-loop list': [exe('loop/urlboot-loop'), 'list'],
         'urlboot-xkb show': [exe('xkb/urlboot-xkb'), '--root=' + root, 'show'],
         'urlboot-resolve show-config': [exe('resolve/urlboot-resolve'), '--root=' + root, 'show-config'],
@@ -72,6 +76,7 @@ with tempfile.TemporaryDirectory() as tmp:
     refusing = {
         'urlboot-pull': [exe('pull/urlboot-pull'), '--json=bogus', 'raw', 'http://127.0.0.1:9/x.raw'],
         'urlboot-lazy': [exe('lazy/urlboot-lazy'), 'status', '--json=bogus'],
+        'urlboot-lazy compress': [exe('lazy/urlboot-lazy'), 'compress', '--json=bogus', 'IMAGE', 'OUTPUT'],
         'urlboot-loop': [exe('loop/urlboot-loop'), 'list', '--json=bogus'],
         'urlboot-xkb': [exe('xkb/urlboot-xkb'), 'show', '--json=bogus'],
         'urlboot-resolve': [exe('resolve/urlboot-resolve'), 'show-config', '--json=bogus'],

@@ -1,12 +1,13 @@
 #!/bin/bash
-# urlboot-lazy compress against the stock zstd CLI and a seek table parsed here, independently of
-# urlboot's reader (TAP).
-#   compress.sh URLBOOT-LAZY
+# urlboot-lazy compress against the stock zstd CLI, a seek table parsed here, and urlboot's own reader (TAP).
+#   compress.sh URLBOOT-LAZY ZSTD-IMAGE-READ
 # zstd -dc decodes every frame and skips the skippable one holding the table: what it prints must be
-# the image. The table is read back with python3's struct, and each frame on its own must decode to its
-# slice of the image and carry zstd's content checksum (the reader refuses frames without one).
+# the image. The table is read back with python3's struct, independently of urlboot's reader, and each
+# frame on its own must decode to its slice of the image and carry zstd's content checksum (the reader
+# refuses frames without one). Then ZSTD-IMAGE-READ (test/lazy/zstd-image-read.c) reads the file frame by
+# frame as the lazy boot's plugin does.
 set -uo pipefail
-lazy=$1
+lazy=$1 reader=$2
 command -v zstd >/dev/null || { echo "1..0 # SKIP zstd is not installed"; exit 0; }
 tmp=$(mktemp -d /tmp/urlboot-lazy-compress.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -73,6 +74,10 @@ lines=$(table_check "$tmp/img.zst" $((5 * MiB + 5000)) $MiB 2>&1)
 check "its seek table: 6 frames (the last of 5000 bytes), sizes adding up to the file and the image, each frame with zstd's content checksum" \
 	'[ $? -eq 0 ] || { echo "# $lines"; false; }'
 check "each frame decodes on its own to its slice of the image" 'frames_check "$tmp/img.zst" "$tmp/img" "$lines"'
+out=$("$reader" "$tmp/img.zst" 2>&1 >"$tmp/read")
+check "urlboot's reader takes its table and decodes its 6 frames one by one to the image" \
+	'[ $? -eq 0 ] && [ "$out" = "6 $((5 * MiB + 5000))" ] && cmp -s "$tmp/read" "$tmp/img" || { echo "# $out"; false; }'
+rm -f "$tmp/read"
 check "nothing else is left in the directory" '[ "$(ls -A "$tmp")" = "$(printf "img\nimg.zst")" ]'
 
 # Many small frames over several batches (each thread takes frames of a batch): still in their order.
@@ -81,6 +86,14 @@ head -c 300000 /dev/urandom > "$tmp/small"
 check "74 frames of 4 KiB at --level=3 decode in their order" 'cmp -s <(zstd -dc "$tmp/small.zst") "$tmp/small"'
 lines=$(table_check "$tmp/small.zst" 300000 4096 2>&1)
 check "their seek table adds up" '[ $? -eq 0 ] || { echo "# $lines"; false; }'
+check "urlboot's reader decodes them to the image" 'cmp -s <("$reader" "$tmp/small.zst" 2>/dev/null) "$tmp/small"'
+
+# One frame, shorter than --frame-size=: the table's only entry.
+printf 'x%.0s' {1..10000} > "$tmp/one"
+"$lazy" compress --frame-size=64M "$tmp/one" "$tmp/one.zst" >/dev/null
+check "a 10000-byte image in frames of 64M: one frame, read back by zstd and urlboot's reader" \
+	'cmp -s <(zstd -dc "$tmp/one.zst") "$tmp/one" && cmp -s <("$reader" "$tmp/one.zst" 2>/dev/null) "$tmp/one"'
+rm -f "$tmp/one" "$tmp/one.zst"
 
 json=$("$lazy" compress --json "$tmp/img" "$tmp/img.zst")
 check "--json prints the output, frames, frame size, compressed and image bytes" \
