@@ -168,8 +168,26 @@ static int compressor_init(Compressor *c, const LazyCompressSettings *s) {
         return 0;
 }
 
+/* Whether [offset, offset + size) lies in a hole of the file (never for a block device: all of it is data). */
+static bool frame_in_hole(int fd, uint64_t offset, size_t size) {
+        off_t data = lseek(fd, (off_t) offset, SEEK_DATA), end;
+
+        if (data >= 0)
+                return (uint64_t) data >= offset + size;
+        if (errno != ENXIO)
+                return false;
+        /* no data from offset on: a hole up to the end, if the file did not shrink below the frame */
+        end = lseek(fd, 0, SEEK_END);
+        return end >= 0 && (uint64_t) end >= offset + size;
+}
+
 /* All size bytes at offset; -ENODATA when the image ends before them (it shrank since it was opened). */
 static int frame_read(int fd, uint8_t *buf, size_t size, uint64_t offset) {
+        /* a sparse image's holes as zeros without the kernel copying them: its GBs of free space cost little */
+        if (frame_in_hole(fd, offset, size)) {
+                memset(buf, 0, size);
+                return 0;
+        }
         for (size_t done = 0; done < size;) {
                 ssize_t n = pread(fd, buf + done, size - done, (off_t) (offset + done));
 

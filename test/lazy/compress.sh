@@ -88,6 +88,14 @@ lines=$(table_check "$tmp/small.zst" 300000 4096 2>&1)
 check "their seek table adds up" '[ $? -eq 0 ] || { echo "# $lines"; false; }'
 check "urlboot's reader decodes them to the image" 'cmp -s <("$reader" "$tmp/small.zst" 2>/dev/null) "$tmp/small"'
 
+# A hole at the end (frames wholly in it are zeros without being read, the last one short).
+head -c $((MiB + 4096)) /dev/urandom > "$tmp/tail"
+truncate -s $((4 * MiB + 100)) "$tmp/tail"
+"$lazy" compress --level=3 "$tmp/tail" "$tmp/tail.zst" >/dev/null
+check "an image ending in a hole decodes to its bytes (zstd, urlboot's reader)" \
+	'cmp -s <(zstd -dc "$tmp/tail.zst") "$tmp/tail" && cmp -s <("$reader" "$tmp/tail.zst" 2>/dev/null) "$tmp/tail"'
+rm -f "$tmp/tail" "$tmp/tail.zst"
+
 # One frame, shorter than --frame-size=: the table's only entry.
 printf 'x%.0s' {1..10000} > "$tmp/one"
 "$lazy" compress --frame-size=64M "$tmp/one" "$tmp/one.zst" >/dev/null
