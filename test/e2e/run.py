@@ -673,7 +673,7 @@ def main():
             boot += ['--require', rf'^URLBOOTCTL: +HTTPS CA Pin: sha256 {fp}$',
                      '--require', rf'^URLBOOTCTL: +Net Boot URL: https://10\.0\.2\.2:{port}/{name}-manager\.efi$',
                      '--require', rf'^URLBOOTCTL: +Net Boot URL: https://10\.0\.2\.2:{port}/{name}\.efi$',
-                     '--require', rf'Downloaded https://10\.0\.2\.2:{port}/image\.raw\.zst|https://10\.0\.2\.2:8448/lazy\.raw '
+                     '--require', rf'Downloaded https://10\.0\.2\.2:{port}/image\.raw\.zst|https://10\.0\.2\.2:8448/lazy\.raw\.zst '
                                   r'\([0-9.]+ MiB\) is /dev/loop\d+, served from the network']
         elif via in HTTPS_REFUSALS:
             port, line = HTTPS_REFUSALS[via]
