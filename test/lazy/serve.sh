@@ -2,7 +2,8 @@
 # nbdkit with the command line urlboot-lazy gives it (urlboot-lazy serve: urlboot's HTTP plugin), read by nbdcopy
 # from the test HTTP server: the image arrives byte for byte through closed range requests, a server that stops
 # answering for 4 s (only slower), a connection reset mid-answer (tried again), and as multi-block
-# .xz (read in place by the plugin). Run in a private network namespace (test/netns-run.sh).
+# .xz and seekable .zst (read in place by the plugin; a .zst without a seek table refused). Run in a private
+# network namespace (test/netns-run.sh).
 #   serve.sh URLBOOT-LAZY SRCDIR URLBOOTCTL PLUGIN
 set -uo pipefail
 lazy=$1 src=$2 ctl=$3
@@ -20,6 +21,8 @@ check() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else failed=$((fai
 mkdir "$tmp/srv"
 head -c $((16 << 20)) /dev/urandom > "$tmp/srv/disk.raw"
 xz -T2 --block-size=1MiB -c "$tmp/srv/disk.raw" > "$tmp/srv/disk.raw.xz"
+"$lazy" compress --level=3 "$tmp/srv/disk.raw" "$tmp/srv/disk.raw.zst" > /dev/null
+zstd -q -3 -c "$tmp/srv/disk.raw" > "$tmp/srv/plain.raw.zst"
 python3 "$src/test/http/server.py" --root "$tmp/srv" --port-file "$tmp/port" >/dev/null 2>&1 & pids+=($!)
 for _ in $(seq 100); do [ -e "$tmp/port" ] && break; sleep 0.05; done
 port=$(cat "$tmp/port")
@@ -54,6 +57,14 @@ check "a multi-block .xz is served decompressed" 'cmp -s "$tmp/xz.out" "$tmp/srv
 xz_sent=$(curl -s "http://127.0.0.1:$port/_stats" | python3 -c 'import json,sys; print(sum(v["bytes"] for k, v in json.load(sys.stdin).items() if "disk.raw.xz" in k))')
 xz_size=$(stat -c %s "$tmp/srv/disk.raw.xz")
 check "each block of the .xz is fetched once ($xz_sent bytes sent for a file of $xz_size)" '[ "$xz_sent" -le $((xz_size + 4096)) ]'
+s=$(copy "http://127.0.0.1:$port/disk.raw.zst" zst)
+check "a seekable .zst (urlboot-lazy compress) is served decompressed" 'cmp -s "$tmp/zst.out" "$tmp/srv/disk.raw"'
+zst_sent=$(curl -s "http://127.0.0.1:$port/_stats" | python3 -c 'import json,sys; print(sum(v["bytes"] for k, v in json.load(sys.stdin).items() if "disk.raw.zst" in k))')
+zst_size=$(stat -c %s "$tmp/srv/disk.raw.zst")
+check "each frame of the .zst is fetched once ($zst_sent bytes sent for a file of $zst_size)" '[ "$zst_sent" -le $((zst_size + 4096)) ]'
+copy "http://127.0.0.1:$port/plain.raw.zst" plain-zst --retries=1 >/dev/null
+check "a .zst made by zstd (one frame, no seek table) is refused with a line saying how to make one" \
+	'[ ! -s "$tmp/plain-zst.out" ] && grep -q "no seek table.*urlboot-lazy compress" "$tmp/plain-zst.log"'
 # F7 of the security review of 2026-12-05: a redirect to ftp:// is not followed (an FTP listener records
 # what reaches it).
 python3 -c '
