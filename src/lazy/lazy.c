@@ -465,7 +465,7 @@ static int verb_compress(Args *a, int argc, char *argv[]) {
         r = path_extract_filename(argv[0], &name);
         if (r < 0)
                 return log_error_errno(r, "Cannot compress '%s': %m", argv[0]);
-        progress = progress_new(isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_NONE, name);
+        progress = progress_new(isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_NONE, "Compressing", name);
         if (!progress)
                 return log_oom();
         a->compress.progress = compress_progress;

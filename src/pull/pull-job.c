@@ -312,7 +312,7 @@ static int run_attempts(const PullOptions *o, int root_fd, const char *final_nam
                 };
 
                 a.final_path = strdup(final_path);
-                a.progress = progress_new(o->progress, o->name);
+                a.progress = progress_new(o->progress, "Downloading", o->name);
                 if (!a.final_path || !a.progress) {
                         cleanup_attempt(&a);
                         return -ENOMEM;

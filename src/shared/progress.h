@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * @file
- * Showing how far a download is: a status line on a terminal, STATUS= and an occasional log line
- * under systemd, nothing otherwise.
+ * Showing how far long work is (a download, a compression): a status line on a terminal, STATUS= and an
+ * occasional log line under systemd, nothing otherwise.
  */
 #pragma once
 
@@ -21,7 +21,9 @@ ProgressMode progress_mode_from_string(const char *s);
 
 typedef struct Progress Progress;
 
-Progress *progress_new(ProgressMode mode, const char *name);
+/** verb: what is done, as the status and log lines start ("Downloading": a string that outlives the
+ * Progress); name: to what. */
+Progress *progress_new(ProgressMode mode, const char *verb, const char *name);
 void progress_free(Progress *p);
 
 /** received bytes of total (-1: unknown). Prints only when it is time to. */

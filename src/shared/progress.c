@@ -28,6 +28,7 @@
 struct Progress {
         ProgressMode mode;
         bool notify;            /* running under systemd with a notification socket */
+        const char *verb;       /* a string that outlives this (the callers': literals) */
         char *name;
         uint64_t start, last_print, last_notify;
         bool line_shown;
@@ -61,7 +62,7 @@ static bool notify_load(void) {
         return dlopen_symbols(&once, "libsystemd.so.0", symbols, ELEMENTSOF(symbols), NULL) >= 0;
 }
 
-Progress *progress_new(ProgressMode mode, const char *name) {
+Progress *progress_new(ProgressMode mode, const char *verb, const char *name) {
         Progress *p = calloc(1, sizeof *p);
 
         if (!p)
@@ -78,7 +79,12 @@ Progress *progress_new(ProgressMode mode, const char *name) {
         if (mode == PROGRESS_NONE || (p->notify && !notify_load()))
                 p->notify = false;
         p->mode = mode;
+        p->verb = verb;
         p->name = strdup(name ?: "");
+        if (!p->name) {
+                free(p);
+                return NULL;
+        }
         p->start = p->last_print = p->last_notify = now_usec();
         return p;
 }
@@ -153,7 +159,7 @@ void progress_update(Progress *p, uint64_t received, int64_t total) {
 
         if (p->notify && now - p->last_notify >= NOTIFY_INTERVAL_USEC) {
                 describe(p, received, total, now, text, sizeof text);
-                (void) sym_sd_notifyf(false, "STATUS=Downloading %s: %s", p->name, text);
+                (void) sym_sd_notifyf(false, "STATUS=%s %s: %s", p->verb, p->name, text);
                 p->last_notify = now;
         }
 
@@ -168,7 +174,7 @@ void progress_update(Progress *p, uint64_t received, int64_t total) {
                 p->last_print = now;
         } else if (p->mode == PROGRESS_PLAIN && now - p->last_print >= LOG_INTERVAL_USEC) {
                 describe(p, received, total, now, text, sizeof text);
-                log_info("Downloading %s: %s", p->name, text);
+                log_info("%s %s: %s", p->verb, p->name, text);
                 p->last_print = now;
         }
 }
