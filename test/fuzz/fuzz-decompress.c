@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Fuzz target: format detection, the decompressors fed in odd-sized pieces into a sparse memfd
- * (xz: the block-parallel decoder with two workers), SHA256SUMS parsing. */
+ * (xz: the block-parallel decoder with two workers; zstd: the frame-parallel one too), SHA256SUMS
+ * parsing. */
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "decompress.h"
 #include "fuzz.h"
 #include "xz-parallel.h"
+#include "zstd-parallel.h"
 
 #define OUTPUT_MAX (64 * 1024 * 1024)
 
@@ -53,6 +55,14 @@ static int decode_xz(int fd, const uint8_t *data, size_t size, size_t piece) {
         XzDecodeResult out;
 
         return xz_decode_to_file(fd, &o, &out);
+}
+
+static int decode_zstd(int fd, const uint8_t *data, size_t size, size_t piece) {
+        Pieces p = { data, size, 0, piece };
+        ZstdDecodeOptions o = { .threads = 2, .read = read_pieces, .userdata = &p, .memory_budget = FUZZ_MEMORY_BUDGET };
+        ZstdDecodeResult out;
+
+        return zstd_decode_to_file(fd, &o, &out);
 }
 
 static int decode_stream(int fd, Compression c, const uint8_t *data, size_t size, size_t piece) {
@@ -100,11 +110,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         limit_output();
         fd = memfd_create("fuzz-decompress", 0);
         if (fd >= 0) {
-                if (c == COMPRESSION_XZ) {
+                if (c == COMPRESSION_XZ || c == COMPRESSION_ZSTD) {
                         /* Raw images and tarballs decode xz differently (by blocks at their offsets, and
-                         * as one stream): whenever both accept the data, they must agree on every byte. */
+                         * as one stream), and zstd too (by frames at their offsets; urlboot-pull takes the
+                         * stream for a file whose first frame does not state its size, this decoder gets
+                         * all of them here): whenever both accept the data, they must agree on every byte. */
                         int fd2 = memfd_create("fuzz-decompress-stream", 0);
-                        int r1 = decode_xz(fd, data, size, piece), r2 = fd2 >= 0 ? decode_stream(fd2, c, data, size, piece) : -1;
+                        int r1 = c == COMPRESSION_XZ ? decode_xz(fd, data, size, piece) : decode_zstd(fd, data, size, piece);
+                        int r2 = fd2 >= 0 ? decode_stream(fd2, c, data, size, piece) : -1;
 
                         if (r1 >= 0 && r2 >= 0 && !same_contents(fd, fd2))
                                 abort();
