@@ -2,7 +2,8 @@
 /**
  * @file
  * Streaming decompression of zstd, gzip, bzip2 and xz, detected by magic bytes (raw images in xz go
- * to xz-parallel.c, which decodes several blocks at once; the xz decoder here serves tarballs).
+ * to xz-parallel.c, which decodes several blocks at once; the xz decoder here serves tarballs; raw
+ * images in zstd frames that state their sizes go to zstd-parallel.c).
  *
  * Input arrives in arbitrary pieces; output is decoded straight into the room a sink offers (for
  * raw images a SparseFile's buffer: no copy between decoder and file, a 1 GiB image would cost

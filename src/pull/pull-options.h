@@ -31,7 +31,7 @@ typedef struct PullOptions {
         unsigned retries;               /* extra attempts per URL for passing errors */
         unsigned retry_wait_total;      /* seconds of waiting between them per URL, at most */
         HttpLimits limits;              /* when an attempt counts as stalled */
-        unsigned threads;               /* xz decoder threads, 0 = one per CPU */
+        unsigned threads;               /* xz and zstd decoder threads, 0 = one per CPU */
         uint64_t memory_budget;         /* bytes all decoders together may use, 0 = the default */
         ProgressMode progress;
         volatile sig_atomic_t *cancel;

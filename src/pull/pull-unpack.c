@@ -23,6 +23,7 @@
 #include "sparse-file.h"
 #include "tar-unpack.h"
 #include "xz-parallel.h"
+#include "zstd-parallel.h"
 
 #define READ_CHUNK (256 * 1024)
 #define SPARSE_BUFFER (1024 * 1024)
@@ -42,12 +43,11 @@ static long read_ring(void *userdata, void *buf, size_t size) {
         return n;
 }
 
-/* Enough bytes to tell the compression (fewer at the end of a short file). @ret bytes or <0 */
-static long read_head(Attempt *a, unsigned char *buf) {
-        size_t head = 0;
-
-        while (head < COMPRESSION_MAGIC_MAX) {
-                long n = read_ring(a, buf + head, COMPRESSION_MAGIC_MAX - head);
+/* At least want bytes in buf, counting the head ones there (fewer at the end of a short file).
+ * @ret bytes or <0 */
+static long read_head(Attempt *a, unsigned char *buf, size_t head, size_t want) {
+        while (head < want) {
+                long n = read_ring(a, buf + head, want - head);
 
                 if (n < 0)
                         return n;
@@ -119,6 +119,29 @@ static int unpack_stream(Attempt *a, unsigned char *buf, size_t head, Flusher *f
         return r;
 }
 
+static unsigned decoder_threads(Attempt *a) {
+        return a->o->threads ?: (unsigned) MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L);
+}
+
+/* zstd in frames that state their sizes (a seekable .zst): several frames at once. */
+static int unpack_zstd_frames(Attempt *a, unsigned char *buf, size_t head, Flusher *flusher) {
+        ZstdDecodeOptions zo = {
+                .threads = decoder_threads(a),
+                .prefix = buf,
+                .prefix_size = head,
+                .read = read_ring,
+                .userdata = a,
+                .flusher = flusher,
+                .memory_budget = a->o->memory_budget,
+        };
+        ZstdDecodeResult zr;
+        int r;
+
+        r = zstd_decode_to_file(a->fd, &zo, &zr);
+        a->report->image_size = zr.size;
+        return r;
+}
+
 static int unpack_raw(Attempt *a) {
         unsigned char *buf = malloc(READ_CHUNK);
         uint64_t memory_needed = 0;
@@ -128,17 +151,21 @@ static int unpack_raw(Attempt *a) {
 
         if (!buf)
                 return -ENOMEM;
-        head = read_head(a, buf);
+        head = read_head(a, buf, 0, COMPRESSION_MAGIC_MAX);
+        if (head >= 0)
+                a->compression = compression_detect(buf, (size_t) head);
+        /* The first frame's header says whether its frames can be decoded in parallel. */
+        if (head >= 0 && a->compression == COMPRESSION_ZSTD)
+                head = read_head(a, buf, (size_t) head, ZSTD_FRAME_HEADER_MAX);
         if (head < 0) {
                 free(buf);
                 return (int) head;
         }
-        a->compression = compression_detect(buf, (size_t) head);
         /* Without it (no thread to be had) the final fsync just has more to do. */
         (void) flusher_start(a->fd, FLUSH_STEP, &flusher);
         if (a->compression == COMPRESSION_XZ) {
                 XzDecodeOptions xo = {
-                        .threads = a->o->threads ?: (unsigned) MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L),
+                        .threads = decoder_threads(a),
                         .prefix = buf,
                         .prefix_size = (size_t) head,
                         .read = read_ring,
@@ -151,7 +178,9 @@ static int unpack_raw(Attempt *a) {
                 r = xz_decode_to_file(a->fd, &xo, &xr);
                 a->report->image_size = xr.size;
                 memory_needed = xr.memory_needed;
-        } else
+        } else if (a->compression == COMPRESSION_ZSTD && zstd_parallel_applies(buf, (size_t) head, a->o->memory_budget))
+                r = unpack_zstd_frames(a, buf, (size_t) head, flusher);
+        else
                 r = unpack_stream(a, buf, (size_t) head, flusher);
         if (r < 0 && !a->ring_error)
                 describe_decode_error(a, r, memory_needed);
@@ -279,7 +308,7 @@ static int unpack_tar(Attempt *a) {
         long n;
         int r;
 
-        n = read_head(a, head);
+        n = read_head(a, head, 0, sizeof head);
         if (n < 0)
                 return (int) n;
         a->compression = compression_detect(head, (size_t) n);

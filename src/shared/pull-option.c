@@ -35,7 +35,7 @@ const PullOption pull_options[_PULL_OPTION_MAX] = {
                                    "give up on a connection slower than SIZE bytes a\n"
                                    "second over SEC seconds (default 1K:30; 0: none)" },
         [PULL_OPTION_THREADS] = { "threads", PULL_VALUE_NUMBER, "N", NULL,
-                                  "threads decoding multi-block xz (default: one per CPU)" },
+                                  "threads decoding multi-block xz and multi-frame zstd (default: one per CPU)" },
         [PULL_OPTION_MEMORY_LIMIT] = { "memory-limit", PULL_VALUE_SIZE, "SIZE", NULL,
                                        "memory all decoders together may use: xz dictionaries\n"
                                        "(8 MiB a block for xz -6, 64 MiB for -9), the zstd\n"

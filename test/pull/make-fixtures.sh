@@ -37,6 +37,12 @@ gzip -c srv/disk.raw > srv/disk.raw.gz
 bzip2 -c srv/disk.raw > srv/disk.raw.bz2
 head -c 1000000 srv/disk.raw.zst > srv/truncated.raw.zst
 cp srv/disk.raw.zst srv/corrupt.raw.zst && printf 'garbage!' | dd of=srv/corrupt.raw.zst bs=1 seek=2000000 conv=notrunc 2>/dev/null
+# Frames of 1 MiB that state their sizes, as `urlboot-lazy compress` writes them (its seek table left
+# out): decoded several frames at once. Damaged in the first frame's data, and truncated.
+split -b 1M -d -a 3 srv/disk.raw frame.
+for f in frame.*; do zstd -q -c "$f"; done > srv/frames.raw.zst && rm -f frame.*
+head -c 300000 srv/frames.raw.zst > srv/truncated-frames.raw.zst
+cp srv/frames.raw.zst srv/corrupt-frames.raw.zst && printf 'garbage!' | dd of=srv/corrupt-frames.raw.zst bs=1 seek=100 conv=notrunc 2>/dev/null
 
 tar -C root --numeric-owner --xattrs --xattrs-include='*' --acls -cf srv/root.tar .
 xz -T2 -k -c srv/root.tar > srv/root.tar.xz
