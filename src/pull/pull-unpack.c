@@ -123,7 +123,8 @@ static unsigned decoder_threads(Attempt *a) {
         return a->o->threads ?: (unsigned) MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L);
 }
 
-/* zstd in frames that state their sizes (a seekable .zst): several frames at once. */
+/* zstd in frames that state their sizes (a seekable .zst): several frames at once. With one thread
+ * the stream decoder is faster: its writer thread overlaps the writes with decoding. */
 static int unpack_zstd_frames(Attempt *a, unsigned char *buf, size_t head, Flusher *flusher) {
         ZstdDecodeOptions zo = {
                 .threads = decoder_threads(a),
@@ -178,7 +179,8 @@ static int unpack_raw(Attempt *a) {
                 r = xz_decode_to_file(a->fd, &xo, &xr);
                 a->report->image_size = xr.size;
                 memory_needed = xr.memory_needed;
-        } else if (a->compression == COMPRESSION_ZSTD && zstd_parallel_applies(buf, (size_t) head, a->o->memory_budget))
+        } else if (a->compression == COMPRESSION_ZSTD && decoder_threads(a) > 1 &&
+                   zstd_parallel_applies(buf, (size_t) head, a->o->memory_budget))
                 r = unpack_zstd_frames(a, buf, (size_t) head, flusher);
         else
                 r = unpack_stream(a, buf, (size_t) head, flusher);

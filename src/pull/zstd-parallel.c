@@ -50,7 +50,7 @@ typedef struct FrameHeader {
 typedef struct Job {
         struct Job *next;
         unsigned char *data;
-        size_t size;
+        size_t size, allocated;
         uint64_t content_size;
         uint64_t offset;                /* where its output starts in the file */
         uint64_t need;                  /* its share of the budget */
@@ -80,6 +80,7 @@ struct ZstdDecoder {
         pthread_mutex_t lock;
         pthread_cond_t wake_workers, wake_reader;
         Job *first, *last;              /* handed out, not taken by a worker yet */
+        Job *spare;                     /* done with, buffer kept: no page faults for every frame's */
         unsigned in_flight;             /* jobs queued or being decoded */
         uint64_t reserved;              /* of the budget, held by them */
         int error;                      /* the first failure */
@@ -261,6 +262,30 @@ static void job_free(Job *j) {
         free(j);
 }
 
+/* Keeps the job for the next frame. Called with the lock held. */
+static void job_release_locked(ZstdDecoder *z, Job *j) {
+        j->next = z->spare;
+        z->spare = j;
+}
+
+static void job_release(ZstdDecoder *z, Job *j) {
+        pthread_mutex_lock(&z->lock);
+        job_release_locked(z, j);
+        pthread_mutex_unlock(&z->lock);
+}
+
+/* A job done with, or a new one. */
+static Job *job_get(ZstdDecoder *z) {
+        Job *j;
+
+        pthread_mutex_lock(&z->lock);
+        j = z->spare;
+        if (j)
+                z->spare = j->next;
+        pthread_mutex_unlock(&z->lock);
+        return j ?: calloc(1, sizeof *j);
+}
+
 static void *worker_main(void *userdata) {
         Worker *w = userdata;
         ZstdDecoder *z = w->z;
@@ -289,7 +314,7 @@ static void *worker_main(void *userdata) {
                         z->error = r;
                 z->reserved -= j->need;
                 z->in_flight--;
-                job_free(j);
+                job_release_locked(z, j);
                 pthread_cond_broadcast(&z->wake_reader);
         }
         pthread_mutex_unlock(&z->lock);
@@ -304,7 +329,7 @@ static int dispatch(ZstdDecoder *z, Job *j) {
 
         if (z->n_workers == 0) {
                 r = decode_job(&z->here, j);
-                job_free(j);
+                job_release(z, j);
                 return r;
         }
         pthread_mutex_lock(&z->lock);
@@ -325,23 +350,35 @@ static int dispatch(ZstdDecoder *z, Job *j) {
         }
         pthread_mutex_unlock(&z->lock);
         if (r < 0)
-                job_free(j);
+                job_release(z, j);
         return r;
 }
 
 /* Appends the next size bytes of the input to the job's, growing its buffer up to limit. */
-static int job_append(ZstdDecoder *z, Job *j, size_t *allocated, uint64_t limit, uint64_t size) {
+/* Room for size more bytes in the job's buffer, which grows up to limit. */
+static int job_reserve(Job *j, uint64_t limit, uint64_t size) {
+        size_t n;
+        unsigned char *p;
+
         if (size > limit - j->size)
                 return -EBADMSG;
-        if (j->size + size > *allocated) {
-                size_t n = (size_t) MIN(MAX((uint64_t) *allocated * 2, j->size + size), limit);
-                unsigned char *p = realloc(j->data, n);
+        if (j->size + size <= j->allocated)
+                return 0;
+        /* At least a block's worth: a kept buffer then serves any frame of its size after the first. */
+        n = (size_t) MAX(MIN(MAX((uint64_t) j->allocated * 2, j->size + size), limit), (uint64_t) BLOCK_SIZE_MAX);
+        p = realloc(j->data, n);
+        if (!p)
+                return -ENOMEM;
+        j->data = p;
+        j->allocated = n;
+        return 0;
+}
 
-                if (!p)
-                        return -ENOMEM;
-                j->data = p;
-                *allocated = n;
-        }
+static int job_append(ZstdDecoder *z, Job *j, uint64_t limit, uint64_t size) {
+        int r = job_reserve(j, limit, size);
+
+        if (r < 0)
+                return r;
         j->size += (size_t) size;
         return input_read(&z->in, j->data + j->size - size, size);
 }
@@ -349,27 +386,25 @@ static int job_append(ZstdDecoder *z, Job *j, size_t *allocated, uint64_t limit,
 /* Gathers a frame whose header has been read (in header) and hands it out. */
 static int read_frame(ZstdDecoder *z, const unsigned char *header, const FrameHeader *h) {
         uint64_t limit = frame_size_max(h->content_size);
-        size_t allocated = (size_t) MIN(limit, (uint64_t) 128 * 1024);
-        Job *j = calloc(1, sizeof *j);
+        Job *j = job_get(z);
         bool last = false;
         int r = 0;
 
         if (!j)
                 return -ENOMEM;
-        *j = (Job) { .data = malloc(allocated), .content_size = h->content_size, .offset = z->offset,
-                     .need = frame_need(h->content_size) };
-        if (!j->data) {
-                free(j);
-                return -ENOMEM;
+        *j = (Job) { .data = j->data, .allocated = j->allocated, .content_size = h->content_size,
+                     .offset = z->offset, .need = frame_need(h->content_size) };
+        r = job_reserve(j, limit, h->size);
+        if (r >= 0) {
+                memcpy(j->data, header, h->size);
+                j->size = h->size;
         }
-        memcpy(j->data, header, h->size);
-        j->size = h->size;
-        while (!last && r >= 0) {
+        while (r >= 0 && !last) {
                 unsigned char *b;
                 uint64_t size;
                 unsigned type;
 
-                r = job_append(z, j, &allocated, limit, BLOCK_HEADER_SIZE);
+                r = job_append(z, j, limit, BLOCK_HEADER_SIZE);
                 if (r < 0)
                         break;
                 b = j->data + j->size - BLOCK_HEADER_SIZE;
@@ -379,12 +414,12 @@ static int read_frame(ZstdDecoder *z, const unsigned char *header, const FrameHe
                 if (type == BLOCK_RESERVED || size > BLOCK_SIZE_MAX)
                         r = -EBADMSG;
                 else
-                        r = job_append(z, j, &allocated, limit, type == BLOCK_RLE ? 1 : size);
+                        r = job_append(z, j, limit, type == BLOCK_RLE ? 1 : size);
         }
         if (r >= 0 && h->has_checksum)
-                r = job_append(z, j, &allocated, limit, CHECKSUM_SIZE);
+                r = job_append(z, j, limit, CHECKSUM_SIZE);
         if (r < 0) {
-                job_free(j);
+                job_release(z, j);
                 return r;
         }
         return dispatch(z, j);
@@ -557,10 +592,15 @@ static void stop_workers(ZstdDecoder *z, int failure) {
         pthread_mutex_unlock(&z->lock);
         for (unsigned i = 0; i < z->n_started; i++)
                 pthread_join(z->workers[i].thread, NULL);
-        /* Jobs queued while no worker could be started. */
+        /* Jobs queued while no worker could be started, and the spare ones. */
         while (z->first) {
                 Job *j = z->first;
                 z->first = j->next;
+                job_free(j);
+        }
+        while (z->spare) {
+                Job *j = z->spare;
+                z->spare = j->next;
                 job_free(j);
         }
         for (unsigned i = 0; i < z->n_workers; i++)
