@@ -28,7 +28,9 @@
 #define ZSTD_IMAGE_CHECKSUM_FLAG 0x80            /* descriptor: every entry has a checksum too */
 #define ZSTD_IMAGE_RESERVED_BITS 0x7c            /* descriptor: must be zero */
 #define ZSTD_IMAGE_FRAME_MAX (64ULL << 20)       /* a frame's decompressed size, at most */
-#define ZSTD_IMAGE_FRAMES_MAX (16U << 20)        /* frames in one file, at most (the table: 192 MiB at most) */
+/* frames in one file, at most: 1 TiB of 1 MiB frames; what a server can make the initrd hold for the table
+ * stays within 12 MiB (and 16 MiB of offsets), as an .xz index within XZ_IMAGE_INDEX_MAX */
+#define ZSTD_IMAGE_FRAMES_MAX (1U << 20)
 #define ZSTD_IMAGE_FRAME_MIN 9                   /* a frame's compressed size, at least (magic, header, block) */
 
 typedef struct ZstdImage {

@@ -565,6 +565,20 @@ TEST(zstd_image) {
         memset(data + n - table_size + ZSTD_IMAGE_TABLE_HEADER_SIZE + 4, 0, 4);    /* frame 0 holds nothing */
         ASSERT_EQ(zstd_open_buffer(data, n, &z, error, sizeof error), -EBADMSG);
         test_note("%s", error);
+
+        /* a footer naming more frames than a table may hold is refused before anything is fetched for it */
+        {
+                uint8_t footer[ZSTD_IMAGE_FOOTER_SIZE] = {};
+                uint64_t s;
+
+                memcpy(footer, &(uint32_t) { ZSTD_IMAGE_FRAMES_MAX + 1 }, 4);
+                memcpy(footer + 5, &(uint32_t) { ZSTD_IMAGE_FOOTER_MAGIC }, 4);
+                ASSERT_EQ(zstd_image_table_size(footer, UINT64_MAX / 2, &s, error, sizeof error), -EBADMSG);
+                test_note("%s", error);
+                memcpy(footer, &(uint32_t) { ZSTD_IMAGE_FRAMES_MAX }, 4);
+                ASSERT_OK(zstd_image_table_size(footer, UINT64_MAX / 2, &s, error, sizeof error));
+                ASSERT_EQ(s, ZSTD_IMAGE_TABLE_HEADER_SIZE + 8ULL * ZSTD_IMAGE_FRAMES_MAX + ZSTD_IMAGE_FOOTER_SIZE);
+        }
 }
 
 /* The cache keeps ranges within its budget, the least recently used evicted first, one oversized range alone. */
