@@ -14,9 +14,9 @@
 
 #include "macro.h"
 #include "sparse-file.h"
+#include "stream-input.h"
 #include "xz-parallel.h"
 
-#define INPUT_BUFFER (64 * 1024)
 #define CHUNK_SIZE (256 * 1024)
 /* Output gathered before each write; a worker decodes into it directly. */
 #define OUTPUT_BUFFER (128 * 1024)
@@ -80,15 +80,6 @@ typedef struct Worker {
         SparseFile *out;
 } Worker;
 
-/* The reading side's view of the input: the prefix first, then the reader. */
-typedef struct Input {
-        const unsigned char *prefix;
-        size_t prefix_left;
-        xz_read_t read;
-        void *userdata;
-        unsigned char buf[INPUT_BUFFER];
-        size_t pos, end;
-} Input;
 
 struct XzDecoder {
         int fd;
@@ -104,7 +95,7 @@ struct XzDecoder {
         uint64_t reserved;              /* of it, held by decoders now */
         uint64_t needed;                /* the need of a block over the budget, for the message */
 
-        Input in;
+        StreamInput in;
         lzma_stream serial;             /* for blocks without sizes, on the reading thread */
         SparseFile *out;
         lzma_stream_flags flags;        /* of the current stream */
@@ -114,48 +105,6 @@ struct XzDecoder {
         Repeat repeat;
         unsigned char small[REPEAT_MAX];        /* a small block being read */
 };
-
-/* ---- input ---- */
-
-/* @ret bytes available (≥ 1), 0 at the end of input, or the reader's negative errno */
-static long input_fill(Input *in) {
-        long n;
-
-        if (in->pos < in->end)
-                return (long) (in->end - in->pos);
-        in->pos = in->end = 0;
-        if (in->prefix_left > 0) {
-                n = (long) MIN(in->prefix_left, sizeof in->buf);
-                memcpy(in->buf, in->prefix, (size_t) n);
-                in->prefix += n;
-                in->prefix_left -= (size_t) n;
-        } else {
-                n = in->read(in->userdata, in->buf, sizeof in->buf);
-                if (n < 0)
-                        return n;
-        }
-        in->end = (size_t) n;
-        return n;
-}
-
-/* @ret 0, -EPIPE if the input ends first, or the reader's error */
-static int input_read(Input *in, void *dst, size_t size) {
-        unsigned char *p = dst;
-
-        while (size > 0) {
-                long n = input_fill(in);
-                size_t take;
-
-                if (n <= 0)
-                        return n < 0 ? (int) n : -EPIPE;
-                take = MIN((size_t) n, size);
-                memcpy(p, in->buf + in->pos, take);
-                in->pos += take;
-                p += take;
-                size -= take;
-        }
-        return 0;
-}
 
 /* ---- decoding one block's bytes ---- */
 
@@ -403,7 +352,7 @@ static int queue_input(XzDecoder *x, Job *j, const unsigned char *from, uint64_t
                         memcpy(c->data, from, c->size);
                         from += c->size;
                 } else
-                        r = input_read(&x->in, c->data, c->size);
+                        r = stream_input_read(&x->in, c->data, c->size);
                 pthread_mutex_lock(&x->lock);
                 /* A worker that failed meanwhile has dropped its job: nothing may be added to it. */
                 if (r >= 0 && x->error != 0)
@@ -509,7 +458,7 @@ static int small_block(XzDecoder *x, const lzma_block *block, const uint8_t *hea
         int r;
 
         memcpy(x->small, header, block->header_size);
-        r = input_read(&x->in, x->small + block->header_size, size - block->header_size);
+        r = stream_input_read(&x->in, x->small + block->header_size, size - block->header_size);
         if (r < 0)
                 return r;
         state = repeat_lookup(x, x->small, size);
@@ -533,7 +482,7 @@ static int decode_serially(XzDecoder *x, lzma_block *block) {
         if (r < 0)
                 return r;
         for (;;) {
-                long n = input_fill(&x->in);
+                long n = stream_input_fill(&x->in);
                 size_t used;
 
                 if (n <= 0)
@@ -578,7 +527,7 @@ static int read_block(XzDecoder *x, uint8_t first_byte) {
         int r;
 
         header[0] = first_byte;
-        r = input_read(&x->in, header + 1, block.header_size - 1);
+        r = stream_input_read(&x->in, header + 1, block.header_size - 1);
         if (r < 0)
                 return r;
         l = lzma_block_header_decode(&block, NULL, header);
@@ -616,7 +565,7 @@ static int read_block(XzDecoder *x, uint8_t first_byte) {
 
 static int read_index(XzDecoder *x) {
         for (;;) {
-                long n = input_fill(&x->in);
+                long n = stream_input_fill(&x->in);
                 lzma_ret l;
 
                 if (n <= 0)
@@ -634,7 +583,7 @@ static int read_footer(XzDecoder *x) {
         lzma_stream_flags footer;
         int r;
 
-        r = input_read(&x->in, raw, sizeof raw);
+        r = stream_input_read(&x->in, raw, sizeof raw);
         if (r < 0)
                 return r;
         if (lzma_stream_footer_decode(&footer, raw) != LZMA_OK ||
@@ -648,7 +597,7 @@ static int read_footer(XzDecoder *x) {
 static int read_stream(XzDecoder *x, uint8_t raw[static LZMA_STREAM_HEADER_SIZE], size_t have) {
         int r;
 
-        r = input_read(&x->in, raw + have, LZMA_STREAM_HEADER_SIZE - have);
+        r = stream_input_read(&x->in, raw + have, LZMA_STREAM_HEADER_SIZE - have);
         if (r < 0)
                 return r;
         if (lzma_stream_header_decode(&x->flags, raw) != LZMA_OK)
@@ -662,7 +611,7 @@ static int read_stream(XzDecoder *x, uint8_t raw[static LZMA_STREAM_HEADER_SIZE]
         for (;;) {
                 uint8_t b;
 
-                r = input_read(&x->in, &b, 1);
+                r = stream_input_read(&x->in, &b, 1);
                 if (r < 0)
                         return r;
                 if (b == 0)
@@ -685,11 +634,11 @@ static int read_streams(XzDecoder *x) {
 
         r = read_stream(x, raw, 0);
         while (r >= 0) {
-                long n = input_fill(&x->in);
+                long n = stream_input_fill(&x->in);
 
                 if (n <= 0)
                         return (int) n;
-                r = input_read(&x->in, raw, 4);
+                r = stream_input_read(&x->in, raw, 4);
                 if (r < 0)
                         return r == -EPIPE ? -EBADMSG : r; /* padding must come in fours */
                 if (memcmp(raw, "\0\0\0\0", 4) != 0)
@@ -756,7 +705,7 @@ int xz_decode_to_file(int fd, const XzDecodeOptions *o, XzDecodeResult *ret) {
         if (!x)
                 return -ENOMEM;
         x->fd = fd;
-        x->in = (Input) { .prefix = o->prefix, .prefix_left = o->prefix_size, .read = o->read,
+        x->in = (StreamInput) { .prefix = o->prefix, .prefix_left = o->prefix_size, .read = o->read,
                           .userdata = o->userdata };
         x->serial = (lzma_stream) LZMA_STREAM_INIT;
         x->budget = o->memory_budget ?: XZ_MEMORY_BUDGET_DEFAULT;

@@ -22,9 +22,9 @@
 #include <stdint.h>
 
 #include "flusher.h"
+#include "stream-input.h"
 
-/** Reads up to size bytes. @ret bytes read, 0 at the end, or negative errno. */
-typedef long (*xz_read_t)(void *userdata, void *buf, size_t size);
+typedef stream_read_t xz_read_t;
 
 typedef struct XzDecodeOptions {
         unsigned threads;               /* workers; 0 or 1 decode everything on the calling thread */

@@ -13,9 +13,9 @@
 
 #include "macro.h"
 #include "sparse-file.h"
+#include "stream-input.h"
 #include "zstd-parallel.h"
 
-#define INPUT_BUFFER (64 * 1024)
 /* A worker decodes straight into its file buffer when the frame fits (a seekable file's 1 MiB frames
  * do), else into a buffer of the frame's size, copied from. */
 #define OUTPUT_BUFFER (1024 * 1024)
@@ -65,15 +65,6 @@ typedef struct Worker {
         SparseFile *out;
 } Worker;
 
-/* The reading side's view of the input: the prefix first, then the reader. */
-typedef struct Input {
-        const unsigned char *prefix;
-        size_t prefix_left;
-        zstd_read_t read;
-        void *userdata;
-        unsigned char buf[INPUT_BUFFER];
-        size_t pos, end;
-} Input;
 
 struct ZstdDecoder {
         int fd;
@@ -89,58 +80,13 @@ struct ZstdDecoder {
         unsigned n_workers, n_started;
         uint64_t budget;
 
-        Input in;
+        StreamInput in;
         Worker here;                    /* decodes on the reading thread when there are no workers */
         ZSTD_DStream *serial;           /* for frames without a size, on the reading thread */
         SparseFile *out;
         uint64_t offset;                /* where the next frame's output starts */
         uint64_t frames, serial_frames;
 };
-
-/* ---- input ---- */
-
-/* @ret bytes available (≥ 1), 0 at the end of input, or the reader's negative errno */
-static long input_fill(Input *in) {
-        long n;
-
-        if (in->pos < in->end)
-                return (long) (in->end - in->pos);
-        in->pos = in->end = 0;
-        if (in->prefix_left > 0) {
-                n = (long) MIN(in->prefix_left, sizeof in->buf);
-                memcpy(in->buf, in->prefix, (size_t) n);
-                in->prefix += n;
-                in->prefix_left -= (size_t) n;
-        } else {
-                n = in->read(in->userdata, in->buf, sizeof in->buf);
-                if (n < 0)
-                        return n;
-        }
-        in->end = (size_t) n;
-        return n;
-}
-
-/* Copies size bytes to dst, or skips them if dst is NULL. @ret 0, -EPIPE if the input ends first, or
- * the reader's error */
-static int input_read(Input *in, void *dst, uint64_t size) {
-        unsigned char *p = dst;
-
-        while (size > 0) {
-                long n = input_fill(in);
-                size_t take;
-
-                if (n <= 0)
-                        return n < 0 ? (int) n : -EPIPE;
-                take = (size_t) MIN((uint64_t) n, size);
-                if (p) {
-                        memcpy(p, in->buf + in->pos, take);
-                        p += take;
-                }
-                in->pos += take;
-                size -= take;
-        }
-        return 0;
-}
 
 /* ---- framing (RFC 8878, 3.1.1) ---- */
 
@@ -380,7 +326,7 @@ static int job_append(ZstdDecoder *z, Job *j, uint64_t limit, uint64_t size) {
         if (r < 0)
                 return r;
         j->size += (size_t) size;
-        return input_read(&z->in, j->data + j->size - size, size);
+        return stream_input_read(&z->in, j->data + j->size - size, size);
 }
 
 /* Gathers a frame whose header has been read (in header) and hands it out. */
@@ -478,7 +424,7 @@ static int decode_serially(ZstdDecoder *z, const unsigned char *header, size_t h
                 return r;
         r = feed(z, header, header_size, &used);
         while (r == 0) {
-                long n = input_fill(&z->in);
+                long n = stream_input_fill(&z->in);
 
                 if (n <= 0)
                         return n < 0 ? (int) n : -EPIPE;
@@ -498,7 +444,7 @@ static int zstd_frame(ZstdDecoder *z, unsigned char header[static ZSTD_FRAME_HEA
         int r;
 
         while ((r = parse_frame_header(header, have, &h)) == 0) {
-                r = input_read(&z->in, header + have, 1);
+                r = stream_input_read(&z->in, header + have, 1);
                 if (r < 0)
                         return r;
                 have++;
@@ -523,19 +469,19 @@ static int read_frames(ZstdDecoder *z) {
                 long n;
                 int r;
 
-                n = input_fill(&z->in);
+                n = stream_input_fill(&z->in);
                 if (n <= 0)
                         return (int) n;
-                r = input_read(&z->in, header, 4);
+                r = stream_input_read(&z->in, header, 4);
                 if (r < 0)
                         return r;
                 magic = (uint32_t) le(header, 4);
                 if (magic == FRAME_MAGIC)
                         r = zstd_frame(z, header);
                 else if ((magic & SKIPPABLE_MASK) == SKIPPABLE_MAGIC) {
-                        r = input_read(&z->in, header, 4);
+                        r = stream_input_read(&z->in, header, 4);
                         if (r >= 0)
-                                r = input_read(&z->in, NULL, le(header, 4));
+                                r = stream_input_read(&z->in, NULL, le(header, 4));
                 } else
                         r = -EBADMSG;
                 if (r < 0)
@@ -620,7 +566,7 @@ int zstd_decode_to_file(int fd, const ZstdDecodeOptions *o, ZstdDecodeResult *re
         if (!z)
                 return -ENOMEM;
         z->fd = fd;
-        z->in = (Input) { .prefix = o->prefix, .prefix_left = o->prefix_size, .read = o->read,
+        z->in = (StreamInput) { .prefix = o->prefix, .prefix_left = o->prefix_size, .read = o->read,
                           .userdata = o->userdata };
         z->budget = o->memory_budget ?: ZSTD_MEMORY_BUDGET_DEFAULT;
         *ret = (ZstdDecodeResult) {};

@@ -21,9 +21,9 @@
 #include <stdint.h>
 
 #include "flusher.h"
+#include "stream-input.h"
 
-/** Reads up to size bytes. @ret bytes read, 0 at the end, or negative errno. */
-typedef long (*zstd_read_t)(void *userdata, void *buf, size_t size);
+typedef stream_read_t zstd_read_t;
 
 typedef struct ZstdDecodeOptions {
         unsigned threads;               /* workers; 0 or 1 decode everything on the calling thread */
