@@ -11,10 +11,7 @@ lazy=$1 reader=$2
 command -v zstd >/dev/null || { echo "1..0 # SKIP zstd is not installed"; exit 0; }
 tmp=$(mktemp -d /tmp/urlboot-lazy-compress.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+. "$(dirname "$0")/../tap.sh"     # check counts before it evaluates: a command's status is kept in rc
 MiB=1048576
 
 # A sparse image of 5 MiB + 5000 bytes: random bytes, text, holes, a few bytes at its very end (a short last frame).
@@ -65,18 +62,18 @@ frames_check() { # FILE IMAGE LINES
 	done <<<"$3"
 }
 
-out=$("$lazy" compress --frame-size=1M "$tmp/img" "$tmp/img.zst" 2>&1)
+out=$("$lazy" compress --frame-size=1M "$tmp/img" "$tmp/img.zst" 2>&1); rc=$?
 check "compress --frame-size=1M of a sparse 5 MiB + 5000 byte image succeeds" \
-	'[ $? -eq 0 ] || { echo "# $out"; false; }'
+	'[ $rc -eq 0 ] || { echo "# $out"; false; }'
 check "it says what it wrote ($out)" '[[ $out == "$tmp/img.zst: 6 frames of 1.0 MiB, "*" from 5.0 MiB ("*" allocated)." ]]'
 check "zstd -dc decodes it to exactly the image" 'cmp -s <(zstd -dc "$tmp/img.zst") "$tmp/img"'
-lines=$(table_check "$tmp/img.zst" $((5 * MiB + 5000)) $MiB 2>&1)
+lines=$(table_check "$tmp/img.zst" $((5 * MiB + 5000)) $MiB 2>&1); rc=$?
 check "its seek table: 6 frames (the last of 5000 bytes), sizes adding up to the file and the image, each frame with zstd's content checksum" \
-	'[ $? -eq 0 ] || { echo "# $lines"; false; }'
+	'[ $rc -eq 0 ] || { echo "# $lines"; false; }'
 check "each frame decodes on its own to its slice of the image" 'frames_check "$tmp/img.zst" "$tmp/img" "$lines"'
-out=$("$reader" "$tmp/img.zst" 2>&1 >"$tmp/read")
+out=$("$reader" "$tmp/img.zst" 2>&1 >"$tmp/read"); rc=$?
 check "urlboot's reader takes its table and decodes its 6 frames one by one to the image" \
-	'[ $? -eq 0 ] && [ "$out" = "6 $((5 * MiB + 5000))" ] && cmp -s "$tmp/read" "$tmp/img" || { echo "# $out"; false; }'
+	'[ $rc -eq 0 ] && [ "$out" = "6 $((5 * MiB + 5000))" ] && cmp -s "$tmp/read" "$tmp/img" || { echo "# $out"; false; }'
 rm -f "$tmp/read"
 check "nothing else is left in the directory" '[ "$(ls -A "$tmp")" = "$(printf "img\nimg.zst")" ]'
 
@@ -84,8 +81,8 @@ check "nothing else is left in the directory" '[ "$(ls -A "$tmp")" = "$(printf "
 head -c 300000 /dev/urandom > "$tmp/small"
 "$lazy" compress --frame-size=4K --level=3 "$tmp/small" "$tmp/small.zst" >/dev/null
 check "74 frames of 4 KiB at --level=3 decode in their order" 'cmp -s <(zstd -dc "$tmp/small.zst") "$tmp/small"'
-lines=$(table_check "$tmp/small.zst" 300000 4096 2>&1)
-check "their seek table adds up" '[ $? -eq 0 ] || { echo "# $lines"; false; }'
+lines=$(table_check "$tmp/small.zst" 300000 4096 2>&1); rc=$?
+check "their seek table adds up" '[ $rc -eq 0 ] || { echo "# $lines"; false; }'
 check "urlboot's reader decodes them to the image" 'cmp -s <("$reader" "$tmp/small.zst" 2>/dev/null) "$tmp/small"'
 
 # A hole at the end (frames wholly in it are zeros without being read, the last one short).
@@ -108,22 +105,22 @@ check "--json prints the output, frames, frame size, compressed and image bytes"
 	'python3 -c "import json, os, sys; j = json.loads(sys.argv[1]); sys.exit(not (j[\"output\"] == sys.argv[2] and j[\"frames\"] == 6 and j[\"frameSize\"] == 1048576 and j[\"compressedBytes\"] == os.path.getsize(sys.argv[2]) and j[\"imageBytes\"] == 5 * 1048576 + 5000))" "$json" "$tmp/img.zst" || { echo "# $json"; false; }'
 
 for bad in --frame-size=3000 --frame-size=0 --frame-size=128M --frame-size=1X --level=0 --level=23; do
-	err=$("$lazy" compress "$bad" "$tmp/img" "$tmp/bad.zst" 2>&1)
-	check "$bad is a usage error (exit 2, one line: ${err:0:60})" '[ $? -eq 2 ] && [ ! -e "$tmp/bad.zst" ] && [ "$(wc -l <<<"$err")" -eq 1 ]'
+	err=$("$lazy" compress "$bad" "$tmp/img" "$tmp/bad.zst" 2>&1); rc=$?
+	check "$bad is a usage error (exit 2, one line: ${err:0:60})" '[ $rc -eq 2 ] && [ ! -e "$tmp/bad.zst" ] && [ "$(wc -l <<<"$err")" -eq 1 ]'
 done
 
 sum=$(sha256sum < "$tmp/img.zst")
 : > "$tmp/empty"
-err=$("$lazy" compress "$tmp/empty" "$tmp/img.zst" 2>&1)
-check "an empty image is refused (exit 1: $err)" '[ $? -eq 1 ] && [[ $err == *"empty"* ]]'
-err=$("$lazy" compress "$tmp/missing" "$tmp/img.zst" 2>&1)
-check "a missing image is refused (exit 1: $err)" '[ $? -eq 1 ] && [[ $err == *"$tmp/missing"* ]]'
+err=$("$lazy" compress "$tmp/empty" "$tmp/img.zst" 2>&1); rc=$?
+check "an empty image is refused (exit 1: $err)" '[ $rc -eq 1 ] && [[ $err == *"empty"* ]]'
+err=$("$lazy" compress "$tmp/missing" "$tmp/img.zst" 2>&1); rc=$?
+check "a missing image is refused (exit 1: $err)" '[ $rc -eq 1 ] && [[ $err == *"$tmp/missing"* ]]'
 check "OUTPUT is unchanged after those failures, and no temporary file is left" \
 	'[ "$(sha256sum < "$tmp/img.zst")" = "$sum" ] && [ "$(ls -A "$tmp")" = "$(printf "empty\nimg\nimg.zst\nsmall\nsmall.zst")" ]'
-err=$("$lazy" compress "$tmp/img" "$tmp/nodir/img.zst" 2>&1)
-check "an OUTPUT in a missing directory is refused (exit 1: $err)" '[ $? -eq 1 ] && [[ $err == *"$tmp/nodir/img.zst"* ]]'
-err=$("$lazy" compress "$tmp/img" 2>&1)
-check "a missing OUTPUT is a usage error (exit 2)" '[ $? -eq 2 ]'
+err=$("$lazy" compress "$tmp/img" "$tmp/nodir/img.zst" 2>&1); rc=$?
+check "an OUTPUT in a missing directory is refused (exit 1: $err)" '[ $rc -eq 1 ] && [[ $err == *"$tmp/nodir/img.zst"* ]]'
+err=$("$lazy" compress "$tmp/img" 2>&1); rc=$?
+check "a missing OUTPUT is a usage error (exit 2)" '[ $rc -eq 2 ]'
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+echo "1..$tap_n"
+tap_exit
