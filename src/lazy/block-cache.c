@@ -29,6 +29,15 @@ size_t block_cache_copy(BlockCache *c, void *buf, size_t count, uint64_t offset)
         return 0;
 }
 
+bool block_cache_holds(const BlockCache *c, uint64_t offset) {
+        assert(c);
+
+        for (size_t i = 0; i < BLOCK_CACHE_SLOTS; i++)
+                if (c->slot[i].data && offset >= c->slot[i].offset && offset - c->slot[i].offset < c->slot[i].size)
+                        return true;
+        return false;
+}
+
 static void evict(BlockCache *c, BlockCacheEntry *e) {
         c->bytes -= e->size;
         free(e->data);

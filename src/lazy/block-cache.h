@@ -7,6 +7,7 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,9 @@ typedef struct BlockCache {
 
 /** Copy from the range holding offset, as far as it goes (at most count). @ret bytes copied, 0: not cached */
 size_t block_cache_copy(BlockCache *c, void *buf, size_t count, uint64_t offset);
+
+/** Whether a kept range holds offset (without counting as a use). */
+bool block_cache_holds(const BlockCache *c, uint64_t offset);
 
 /** Keep [offset, offset + size) (taking data), evicting the least recently used until it fits the budget. */
 void block_cache_put(BlockCache *c, uint64_t offset, uint64_t size, uint8_t *data);

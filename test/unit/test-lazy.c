@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "block-cache.h"
+#include "boot-reads.h"
 #include "copy-pace.h"
 #include "dm-device.h"
 #include "fileio.h"
@@ -579,6 +580,52 @@ TEST(zstd_image) {
                 ASSERT_OK(zstd_image_table_size(footer, UINT64_MAX / 2, &s, error, sizeof error));
                 ASSERT_EQ(s, ZSTD_IMAGE_TABLE_HEADER_SIZE + 8ULL * ZSTD_IMAGE_FRAMES_MAX + ZSTD_IMAGE_FOOTER_SIZE);
         }
+}
+
+/* A read-ahead list: offsets in the order first read, repeats dropped, one bad line refusing it, bounded. */
+TEST(boot_reads) {
+        static const char good[] = "# read by a boot\n4194304\r\n\n0\n4194304\n18446744073709551615";
+        char error[256];
+        BootReads r = {};
+
+        ASSERT_OK(boot_reads_parse(good, strlen(good), &r, error, sizeof error));
+        /* in the order first read, a repeat dropped, CRLF and comments taken */
+        ASSERT_EQ(r.n, 3u);
+        ASSERT_EQ(r.offset[0], 4194304u);
+        ASSERT_EQ(r.offset[1], 0u);
+        ASSERT_EQ(r.offset[2], UINT64_MAX);
+        ASSERT_EQ(boot_reads_add(&r, 0), 0);
+        ASSERT_EQ(boot_reads_add(&r, 1), 1);
+        ASSERT_EQ(r.n, 4u);
+        boot_reads_done(&r);
+        ASSERT_OK(boot_reads_parse("", 0, &r, error, sizeof error));
+        ASSERT_EQ(r.n, 0u);
+
+        /* one bad line refuses the whole list, saying which */
+        ASSERT_EQ(boot_reads_parse("1\n-2\n", 5, &r, error, sizeof error), -EBADMSG);
+        ASSERT_STREQ(error, "line 2 is not an offset (digits only)");
+        ASSERT_EQ(boot_reads_parse("18446744073709551616", 20, &r, error, sizeof error), -EBADMSG);
+        ASSERT_EQ(boot_reads_parse("1 2", 3, &r, error, sizeof error), -EBADMSG);
+        ASSERT_EQ(boot_reads_parse("0x10", 4, &r, error, sizeof error), -EBADMSG);
+        ASSERT_EQ(boot_reads_parse("12\0003", 4, &r, error, sizeof error), -EBADMSG);
+        ASSERT_EQ(r.n, 0u);
+
+        /* bounds: bytes, then offsets */
+        _cleanup_free_ char *big = malloc(BOOT_READS_FILE_MAX + 1);
+        ASSERT_TRUE(big);
+        memset(big, '\n', BOOT_READS_FILE_MAX + 1);
+        ASSERT_EQ(boot_reads_parse(big, BOOT_READS_FILE_MAX + 1, &r, error, sizeof error), -E2BIG);
+        size_t n = 0;
+        for (unsigned i = 0; i <= BOOT_READS_MAX; i++)
+                n += (size_t) sprintf(big + n, "%u\n", i);
+        ASSERT_TRUE(n <= BOOT_READS_FILE_MAX);
+        ASSERT_EQ(boot_reads_parse(big, n, &r, error, sizeof error), -E2BIG);
+        ASSERT_STREQ(error, "more than 65536 offsets");
+        ASSERT_OK(boot_reads_parse(big, n - strlen("65536\n"), &r, error, sizeof error));
+        ASSERT_EQ(r.n, (size_t) BOOT_READS_MAX);
+        ASSERT_EQ(boot_reads_add(&r, 1u << 30), -E2BIG);
+        ASSERT_EQ(boot_reads_add(&r, 7), 0);
+        boot_reads_done(&r);
 }
 
 /* The cache keeps ranges within its budget, the least recently used evicted first, one oversized range alone. */
