@@ -50,6 +50,7 @@ typedef struct Lazy {
         int state_dir_fd;               /* the state directory, wherever /run is mounted by the time we write */
         char *state_name;
         char *socket;
+        char *reads;                    /* the blocks this boot read, for the next boots' read-ahead */
         char *dm_node;                  /* /dev/dm-N */
         char nbd_devt[32], local_devt[32];      /* "MAJ:MIN": tables must not depend on our root */
         uint64_t sectors;
@@ -141,7 +142,8 @@ static int lazy_init(Lazy *l, const LazyOptions *o) {
                               o->roothash                ? "roothash" : "usrhash");
         if (!l->st.name || !l->st.url || !l->st.image || !l->st.verity || asprintf(&l->st.mapper, "urlboot-lazy-%s", file) < 0 ||
             asprintf(&l->state_name, "%s.state", file) < 0 ||
-            asprintf(&l->socket, "%s/%s.sock", o->state_dir, file) < 0)
+            asprintf(&l->socket, "%s/%s.sock", o->state_dir, file) < 0 ||
+            asprintf(&l->reads, "%s/%s.reads", o->state_dir, file) < 0)
                 return log_oom();
 
         r = mkdir_p(o->state_dir, 0755);
@@ -179,6 +181,7 @@ static int start_nbdkit(Lazy *l) {
                 .retries = l->o->retries,
                 .retry_delay = l->o->retry_delay,
                 .timeout = l->o->timeout,
+                .record = l->reads,
         };
         _cleanup_strv_free_ char **argv = NULL;
         uint64_t deadline;

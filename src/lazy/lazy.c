@@ -34,7 +34,7 @@
 #include "verity-check.h"
 
 enum { ARG_ROOTHASH = 0x100, ARG_USRHASH, ARG_NO_VERITY, ARG_UNIT, ARG_CONNECTIONS, ARG_REQUEST_SIZE, ARG_COPY_NOW,
-       ARG_RETRIES, ARG_RETRY_DELAY, ARG_TIMEOUT, ARG_STATE_DIR, ARG_CA, ARG_JSON, ARG_VERSION, ARG_LEVEL,
+       ARG_RETRIES, ARG_RETRY_DELAY, ARG_TIMEOUT, ARG_STATE_DIR, ARG_CA, ARG_RECORD, ARG_JSON, ARG_VERSION, ARG_LEVEL,
        ARG_FRAME_SIZE };
 
 /* Each row once: urlboot-lazy's table has them all, a command's those it uses. */
@@ -65,6 +65,8 @@ enum { ARG_ROOTHASH = 0x100, ARG_USRHASH, ARG_NO_VERITY, ARG_UNIT, ARG_CONNECTIO
 #define ROW_CA { "ca", 0, ARG_CA, OPTION_REQUIRED, "FILE", \
                  "the CA (PEM) an https server must have a certificate from\n" \
                  "(default " URLBOOT_TLS_CA_PATH " when it exists, else the system's)", "file" }
+#define ROW_RECORD { "record", 0, ARG_RECORD, OPTION_REQUIRED, "FILE", \
+                     "list the blocks read there, each once (attach: STATE-DIR/NAME.reads)", "file" }
 #define ROW_JSON OPTION_ROW_JSON(ARG_JSON, "status as JSON")
 #define ROW_JSON_COMPRESS OPTION_ROW_JSON(ARG_JSON, "the result as JSON")
 #define ROW_LEVEL { "level", 0, ARG_LEVEL, OPTION_REQUIRED, "N", \
@@ -91,6 +93,7 @@ static const OptionRow lazy_options[] = {
         ROW_TIMEOUT,
         ROW_STATE_DIR,
         ROW_CA,
+        ROW_RECORD,
         ROW_JSON,
         ROW_LEVEL,
         ROW_FRAME_SIZE,
@@ -166,6 +169,7 @@ static const OptionRow serve_options[] = {
         ROW_RETRY_DELAY,
         ROW_TIMEOUT,
         ROW_CA,
+        ROW_RECORD,
 };
 
 static const CommandTable serve_table = {
@@ -236,6 +240,7 @@ typedef struct Args {
         LazyOptions lazy;
         LazyCompressSettings compress;
         JsonFormat json;
+        const char *serve_record;       /* serve --record= */
 } Args;
 
 static bool hash_is_valid(const char *s) {
@@ -309,6 +314,9 @@ static int apply_option(Args *a, int id, const char *v) {
                 break;
         case ARG_CA:
                 a->lazy.ca_file = v;
+                break;
+        case ARG_RECORD:
+                a->serve_record = v;
                 break;
         case ARG_JSON:
                 return json_format_option(v, &a->json);
@@ -392,6 +400,7 @@ static int verb_serve(Args *a, int argc, char *argv[]) {
 
         s.url = argv[0];
         s.socket = argv[1];
+        s.record = a->serve_record;
         if (startswith(s.url, "https://"))
                 s.cainfo = a->lazy.ca_file;
         r = nbdkit_command(&s, &cmd);

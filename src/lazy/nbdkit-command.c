@@ -61,6 +61,12 @@ int nbdkit_command(const NbdkitSettings *s, char ***ret) {
         /* the pinned CA alone: the plugin then asks no other store */
         if (s->cainfo)
                 r = r ?: add(&l, "cainfo=%s", s->cainfo);
+        /* The blocks an earlier boot read, if the server has them beside the image (boot-reads.h); a URL
+         * with a query or a fragment has no "beside". */
+        if (!strpbrk(s->url, "?#"))
+                r = r ?: add(&l, "readahead=%s.readahead", s->url);
+        if (s->record)
+                r = r ?: add(&l, "record=%s", s->record);
         if (r < 0)
                 return r;
         *ret = TAKE_PTR(l);

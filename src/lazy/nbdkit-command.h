@@ -24,6 +24,7 @@ typedef struct NbdkitSettings {
         unsigned retry_delay;           /* seconds between tries */
         unsigned timeout;               /* seconds for one HTTP request */
         const char *cainfo;             /* the only CA trusted for https, NULL: libcurl's default store */
+        const char *record;             /* where the plugin lists the blocks read (boot-reads.h), NULL: nowhere */
 } NbdkitSettings;
 
 /** Defaults: 1000 tries a second apart (a server may be away for a quarter of an hour), 60 s per request. */

@@ -22,14 +22,22 @@
  * (compressed-image.h), and a block that does not decode fails its read at once rather than after every
  * retry (and does not abort nbdkit, as its xz filter does).
  *
+ * With readahead=URL (urlboot-lazy gives IMAGE-URL.readahead), a list of the blocks an earlier boot read
+ * (boot-reads.h) is fetched at the start and those blocks, a few at a time, into the compressed blocks
+ * kept, before the boot asks for them; a list that is not there costs one 404. With record=FILE, the
+ * blocks this boot reads are written there, each once, in the order first read: that file, served as
+ * IMAGE.readahead, is the next boots' list.
+ *
  *   nbdkit /usr/lib/urlboot/nbdkit-urlboot-http-plugin.so url=URL [format=auto|raw|xz|zstd] [cainfo=PEM]
  *          [protocols=http,https|https] [timeout=SECONDS] [retries=N] [retry-delay=SECONDS]
+ *          [readahead=URL] [record=FILE]
  */
 #define NBDKIT_API_VERSION 2
 #include <nbdkit-plugin.h>
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
@@ -38,8 +46,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "block-cache.h"
+#include "boot-reads.h"
 #include "error-buf.h"
 #include "http-headers.h"
 #include "macro.h"
@@ -51,8 +61,10 @@
 #define DECODED_BYTES (32ULL << 20)     /* decoded blocks kept, at most (the last one always) */
 #define COMPRESSED_BYTES (64ULL << 20)  /* compressed ones: a block the boot read is not fetched again for the copy */
 #define RETRY_LOG_EVERY 60              /* of a request's failed tries, the first and every 60th are logged */
+#define PREFETCH_THREADS 4              /* requests of the read-ahead list in flight */
+#define PREFETCH_BYTES (48ULL << 20)    /* compressed bytes fetched ahead at most, within COMPRESSED_BYTES */
 
-static char *url, *cainfo, *protocols;
+static char *url, *cainfo, *protocols, *readahead_url, *record_path;
 static long timeout = 60;
 static uint32_t retries, retry_delay = 1;
 static int format_config = IMAGE_FORMAT_AUTO;  /* format=: auto tells it by the file's first bytes */
@@ -64,6 +76,8 @@ static int64_t file_size = -1;  /* the file's size, once known */
 static CompressedImage image;   /* its format and where its blocks are, once the file's size is known */
 static BlockCache decoded = { .budget = DECODED_BYTES };         /* by the image's offsets */
 static BlockCache compressed = { .budget = COMPRESSED_BYTES };   /* by the file's offsets */
+static int record_fd = -1;
+static BootReads recorded;                      /* the blocks this boot read (record=) */
 
 /* What one request answered. */
 typedef struct Answer {
@@ -75,7 +89,10 @@ typedef struct Answer {
         bool have_range;
 } Answer;
 
+static void readahead_end(void);
+
 static void http_plugin_unload(void) {
+        readahead_end();
         block_cache_done(&decoded);
         block_cache_done(&compressed);
         compressed_image_done(&image);
@@ -91,7 +108,9 @@ static void http_plugin_unload(void) {
 static int http_plugin_config(const char *key, const char *value) {
         char **slot = strcmp(key, "url") == 0       ? &url :
                       strcmp(key, "cainfo") == 0    ? &cainfo :
-                      strcmp(key, "protocols") == 0 ? &protocols : NULL;
+                      strcmp(key, "protocols") == 0 ? &protocols :
+                      strcmp(key, "readahead") == 0 ? &readahead_url :
+                      strcmp(key, "record") == 0    ? &record_path : NULL;
 
         if (strcmp(key, "timeout") == 0) {
                 uint32_t t;
@@ -133,6 +152,12 @@ static int http_plugin_config_complete(void) {
                 nbdkit_error("cannot set up libcurl");
                 return -1;
         }
+        /* a list that cannot be written costs the next boots their read-ahead, not this one its disk */
+        if (record_path) {
+                record_fd = open(record_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+                if (record_fd < 0)
+                        nbdkit_error("record=%s: %m; the blocks this boot reads are not recorded", record_path);
+        }
         return 0;
 }
 
@@ -162,20 +187,13 @@ static size_t on_body(char *data, size_t one, size_t n, void *userdata) {
         return len;
 }
 
-/* A handle from the pool, or a new one with the settings every request shares. */
-static CURL *handle_get(void) {
-        CURL *c = NULL;
+/* A handle for u with the settings every request shares. */
+static CURL *handle_new(const char *u) {
+        CURL *c = curl_easy_init();
 
-        pthread_mutex_lock(&lock);
-        if (pool_n > 0)
-                c = pool[--pool_n];
-        pthread_mutex_unlock(&lock);
-        if (c)
-                return c;
-        c = curl_easy_init();
         if (!c)
                 return NULL;
-        curl_easy_setopt(c, CURLOPT_URL, url);
+        curl_easy_setopt(c, CURLOPT_URL, u);
         curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, protocols);
         /* redirects only within the URL's protocols: never https to http (security review F7) */
         curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, protocols);
@@ -192,6 +210,17 @@ static CURL *handle_get(void) {
                 curl_easy_setopt(c, CURLOPT_CAPATH, NULL);
         }
         return c;
+}
+
+/* A handle for the image from the pool, or a new one. */
+static CURL *handle_get(void) {
+        CURL *c = NULL;
+
+        pthread_mutex_lock(&lock);
+        if (pool_n > 0)
+                c = pool[--pool_n];
+        pthread_mutex_unlock(&lock);
+        return c ?: handle_new(url);
 }
 
 static void handle_put(CURL *c) {
@@ -392,6 +421,163 @@ static int open_zstd(int64_t fsize, ZstdImage *ret) {
         return r;
 }
 
+/* The read-ahead list (readahead=): fetched and worked through by the read-ahead threads, which put the
+ * blocks it names, compressed, where decode_block() looks first. Under lock. */
+static BootReads readahead_list;
+static size_t readahead_next;
+static uint64_t readahead_bytes;
+static bool readahead_stop;
+static uint64_t prefetching[PREFETCH_THREADS];  /* the file offset each thread fetches, UINT64_MAX: none */
+static pthread_cond_t prefetch_done = PTHREAD_COND_INITIALIZER;
+static pthread_t readahead_thread;
+static bool readahead_started;
+
+static bool is_prefetching(uint64_t file_offset) {
+        for (size_t i = 0; i < PREFETCH_THREADS; i++)
+                if (prefetching[i] == file_offset)
+                        return true;
+        return false;
+}
+
+/* The next block of the list worth fetching: not kept, not being fetched, within the budget. Under lock.
+ * @ret true with *ret, false when the list is done */
+static bool readahead_take(ImageBlock *ret) {
+        while (!readahead_stop && readahead_next < readahead_list.n && readahead_bytes < PREFETCH_BYTES) {
+                uint64_t o = readahead_list.offset[readahead_next++];
+
+                if (compressed_image_locate(&image, o, ret) < 0 || block_cache_holds(&decoded, ret->offset) ||
+                    block_cache_holds(&compressed, ret->file_offset) || is_prefetching(ret->file_offset))
+                        continue;
+                readahead_bytes += ret->total;
+                return true;
+        }
+        return false;
+}
+
+static void *prefetch_worker(void *arg) {
+        size_t slot = (size_t) (uintptr_t) arg;
+        ImageBlock b;
+
+        pthread_mutex_lock(&lock);
+        while (readahead_take(&b)) {
+                char error[ERROR_BUF_MIN * 2];
+                uint8_t *in;
+                bool ok;
+
+                prefetching[slot] = b.file_offset;
+                pthread_mutex_unlock(&lock);
+                in = malloc(b.total);
+                /* once: a block that does not come is read when the boot asks for it, with retries */
+                ok = in && fetch_once(in, (uint32_t) b.total, b.file_offset, file_size, error, sizeof error) == 0;
+                if (in && !ok)
+                        nbdkit_debug("read-ahead: %s", error);
+                pthread_mutex_lock(&lock);
+                prefetching[slot] = UINT64_MAX;
+                if (ok)
+                        block_cache_put(&compressed, b.file_offset, b.total, TAKE_PTR(in));
+                pthread_cond_broadcast(&prefetch_done);
+                free(in);
+        }
+        pthread_mutex_unlock(&lock);
+        return NULL;
+}
+
+/* GET the list at readahead_url (200, at most BOOT_READS_FILE_MAX bytes). A 404 is no list, silently. */
+static int readahead_fetch(BootReads *ret) {
+        char error[ERROR_BUF_MIN * 2];
+        Answer a = { .want = BOOT_READS_FILE_MAX };
+        CURL *c = handle_new(readahead_url);
+        long code = 0;
+        CURLcode r;
+        int k = -1;
+
+        a.buf = malloc(BOOT_READS_FILE_MAX);
+        if (!c || !a.buf) {
+                nbdkit_error("%s: out of memory; the boot reads without it", readahead_url);
+                goto out;
+        }
+        curl_easy_setopt(c, CURLOPT_HEADERDATA, &a);
+        curl_easy_setopt(c, CURLOPT_WRITEDATA, &a);
+        r = curl_easy_perform(c);
+        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+        if (r == CURLE_OK && code == 404)
+                goto out;
+        if (r != CURLE_OK || code != 200 || a.overflow) {
+                nbdkit_error("%s: %s; the boot reads without a read-ahead list", readahead_url,
+                             a.overflow ? "larger than 1 MiB" : r != CURLE_OK ? curl_easy_strerror(r) : "not answered with 200");
+                goto out;
+        }
+        k = boot_reads_parse(a.buf, a.got, ret, error, sizeof error);
+        if (k < 0)
+                nbdkit_error("%s: %s; the boot reads without a read-ahead list", readahead_url, error);
+out:
+        if (c)
+                curl_easy_cleanup(c);
+        free(a.buf);
+        return k;
+}
+
+/* Fetch the list, then its blocks on PREFETCH_THREADS threads (this one among them). */
+static void *readahead_main(void *arg) {
+        pthread_t t[PREFETCH_THREADS];
+        size_t started = 1;
+        BootReads list;
+
+        if (readahead_fetch(&list) < 0)
+                return NULL;
+        pthread_mutex_lock(&lock);
+        readahead_list = list;
+        pthread_mutex_unlock(&lock);
+        nbdkit_debug("read-ahead: %zu blocks listed", list.n);
+        for (; started < PREFETCH_THREADS; started++)
+                if (pthread_create(&t[started], NULL, prefetch_worker, (void *) (uintptr_t) started) != 0)
+                        break;
+        prefetch_worker((void *) (uintptr_t) 0);
+        for (size_t i = 1; i < started; i++)
+                pthread_join(t[i], NULL);
+        return NULL;
+}
+
+/* Once the image is known: start the read-ahead, if a list is to be asked for. Under lock. */
+static void readahead_start(void) {
+        if (readahead_started || !readahead_url || image.format == IMAGE_FORMAT_RAW)
+                return;
+        for (size_t i = 0; i < PREFETCH_THREADS; i++)
+                prefetching[i] = UINT64_MAX;
+        readahead_started = pthread_create(&readahead_thread, NULL, readahead_main, NULL) == 0;
+}
+
+/* Stop the read-ahead (at most its requests in flight finish) and let go of its list. */
+static void readahead_end(void) {
+        pthread_mutex_lock(&lock);
+        readahead_stop = true;
+        pthread_mutex_unlock(&lock);
+        if (readahead_started)
+                pthread_join(readahead_thread, NULL);
+        readahead_started = false;
+        boot_reads_done(&readahead_list);
+        boot_reads_done(&recorded);
+        if (record_fd >= 0)
+                close(record_fd);
+        record_fd = -1;
+}
+
+/* The first read of each block for the boot, to record= (the next boots' read-ahead list). Under lock. */
+static void record_boot_read(uint64_t offset) {
+        ImageBlock b;
+        char line[32];
+        int n;
+
+        if (record_fd < 0 || compressed_image_locate(&image, offset, &b) < 0 || boot_reads_add(&recorded, b.offset) <= 0)
+                return;
+        n = snprintf(line, sizeof line, "%" PRIu64 "\n", b.offset);
+        if (write(record_fd, line, (size_t) n) != n) {
+                nbdkit_error("record=%s: %m; the blocks this boot reads are no longer recorded", record_path);
+                close(record_fd);
+                record_fd = -1;
+        }
+}
+
 /* The handle of a connection whose reads only take spare CPU: export name BACKGROUND_EXPORT (urlboot-lazy's
  * copy). Decoding blocks is what the copy costs; at full speed it took the 2 CPUs a booting system
  * needed, so the boot's start queued behind it while it read nothing from the network. */
@@ -428,6 +614,7 @@ static void *http_plugin_open(int readonly) {
                 image = c;
                 c = (CompressedImage) {};
         }
+        readahead_start();
         pthread_mutex_unlock(&lock);
         compressed_image_done(&c);
         return connection_handle();
@@ -462,6 +649,8 @@ static uint8_t *decode_block(const ImageBlock *b, bool background) {
                 return NULL;
         }
         pthread_mutex_lock(&lock);
+        while (is_prefetching(b->file_offset))         /* the read-ahead is fetching it: not twice */
+                pthread_cond_wait(&prefetch_done, &lock);
         kept = block_cache_copy(&compressed, in, b->total, b->file_offset);
         pthread_mutex_unlock(&lock);
         if ((kept != b->total && fetch(in, (uint32_t) b->total, b->file_offset) < 0) ||
@@ -543,6 +732,8 @@ static int pread_blocks(void *buf, uint32_t count, uint64_t offset, bool backgro
                 ImageBlock b;
 
                 pthread_mutex_lock(&lock);
+                if (!background)
+                        record_boot_read(offset);
                 n = decoded_or_claim(buf, count, offset, background, &b, &claimed);
                 pthread_mutex_unlock(&lock);
                 if (n < 0)
@@ -607,7 +798,9 @@ static struct nbdkit_plugin plugin = {
                        "retries=<N>          tries after a failed request (default 0)\n"
                        "retry-delay=<SEC>    between tries (default 1)\n"
                        "format=auto|raw|xz|zstd  a multi-block .xz or a seekable .zst is served\n"
-                       "                     decompressed (auto: told by its first bytes; the default)",
+                       "                     decompressed (auto: told by its first bytes; the default)\n"
+                       "readahead=<URL>      a list of blocks an earlier boot read, fetched ahead\n"
+                       "record=<FILE>        where to list the blocks this boot reads",
         .open = http_plugin_open,
         .get_size = http_plugin_get_size,
         .can_multi_conn = http_plugin_can_multi_conn,

@@ -2,7 +2,8 @@
 # nbdkit with the command line urlboot-lazy gives it (urlboot-lazy serve: urlboot's HTTP plugin), read by nbdcopy
 # from the test HTTP server: the image arrives byte for byte through closed range requests, a server that stops
 # answering for 4 s (only slower), a connection reset mid-answer (tried again), and as multi-block
-# .xz and seekable .zst (read in place by the plugin; a .zst without a seek table refused). Run in a private
+# .xz and seekable .zst (read in place by the plugin; a .zst without a seek table refused), a read-ahead list
+# beside the image (its blocks fetched before anything is read, none twice; the reads recorded). Run in a private
 # network namespace (test/netns-run.sh).
 #   serve.sh URLBOOT-LAZY SRCDIR URLBOOTCTL PLUGIN
 set -uo pipefail
@@ -62,6 +63,33 @@ check "a seekable .zst (urlboot-lazy compress) is served decompressed" 'cmp -s "
 zst_sent=$(curl -s "http://127.0.0.1:$port/_stats" | python3 -c 'import json,sys; print(sum(v["bytes"] for k, v in json.load(sys.stdin).items() if "disk.raw.zst" in k))')
 zst_size=$(stat -c %s "$tmp/srv/disk.raw.zst")
 check "each frame of the .zst is fetched once ($zst_sent bytes sent for a file of $zst_size)" '[ "$zst_sent" -le $((zst_size + 4096)) ]'
+# The read-ahead list (boot-reads.h): IMAGE.readahead names frames 5, 9 and 2 (and 5 again). Connecting (nbdinfo
+# reads nothing) starts the plugin, which fetches those three frames before any read; the copy then fetches
+# each other frame once and none of these again; --record lists every frame read, once.
+stats() { curl -s "http://127.0.0.1:$port/_stats" | python3 -c 'import json,sys; print(json.load(sys.stdin).get(sys.argv[1], {}).get("bytes", 0))' "$1"; }
+curl -s -X POST "http://127.0.0.1:$port/_reset" >/dev/null
+cp "$tmp/srv/disk.raw.zst" "$tmp/srv/ra.raw.zst"
+printf '# frames 5, 9, 2\n5242880\n9437184\r\n2097152\n5242880\n' > "$tmp/srv/ra.raw.zst.readahead"
+"$lazy" serve --record="$tmp/ra.reads" "http://127.0.0.1:$port/ra.raw.zst" "$tmp/ra.sock" 2> "$tmp/ra.log" & ra=$!
+for _ in $(seq 200); do [ -S "$tmp/ra.sock" ] && break; sleep 0.05; done
+nbdinfo --size "nbd+unix:///?socket=$tmp/ra.sock" > /dev/null
+for _ in $(seq 100); do [ "$(stats /ra.raw.zst)" -ge $((3 << 20)) ] && break; sleep 0.05; done
+ahead=$(stats /ra.raw.zst)
+check "the list's three frames are fetched before anything is read ($ahead bytes: 3 frames and the seek table)" \
+	'[ "$ahead" -ge $((3 << 20)) ] && [ "$ahead" -lt $((4 << 20)) ] && [ "$(stats /ra.raw.zst.readahead)" -gt 0 ]'
+timeout 120 nbdcopy "nbd+unix:///?socket=$tmp/ra.sock" "$tmp/ra.out" 2>> "$tmp/ra.log"
+kill $ra; wait $ra 2>/dev/null
+ra_sent=$(stats /ra.raw.zst)
+check "then the image arrives byte for byte, no frame fetched twice ($ra_sent bytes sent for a file of $zst_size)" \
+	'cmp -s "$tmp/ra.out" "$tmp/srv/disk.raw" && [ "$ra_sent" -le $((zst_size + 4096)) ]'
+check "--record lists each frame read once: 16 frames, by their image offsets" \
+	'[ "$(sort -n "$tmp/ra.reads" | tr "\n" " ")" = "$(seq 0 1048576 15728640 | tr "\n" " ")" ]'
+check "no line about the list in nbdkit's log (the list is good)" '! grep -q readahead "$tmp/ra.log"'
+printf '5242880\nfive\n' > "$tmp/srv/ra.raw.zst.readahead"
+copy "http://127.0.0.1:$port/ra.raw.zst" ra-bad >/dev/null
+check "a list with a line that is no offset: one line saying which, and the image still arrives" \
+	'cmp -s "$tmp/ra-bad.out" "$tmp/srv/disk.raw" && [ "$(grep -c "ra.raw.zst.readahead: line 2 is not an offset" "$tmp/ra-bad.log")" = 1 ]'
+check "no list beside the image (404): nothing said about it" '! grep -q readahead "$tmp/zst.log"'
 copy "http://127.0.0.1:$port/plain.raw.zst" plain-zst --retries=1 >/dev/null
 check "a .zst made by zstd (one frame, no seek table) is refused with a line saying how to make one" \
 	'[ ! -s "$tmp/plain-zst.out" ] && grep -q "no seek table.*urlboot-lazy compress" "$tmp/plain-zst.log"'
@@ -110,7 +138,7 @@ check "https redirected to plain http: not followed, nothing copied" \
 	'[ ! -s "$tmp/tls-downgrade.out" ] && grep -qiE "protocol|redirect" "$tmp/tls-downgrade.log"'
 URLBOOT_NBDKIT=/bin/echo "$lazy" serve --ca=/etc/x.pem https://127.0.0.1/a.raw /run/x.sock > "$tmp/argv-https"
 check "the command line over https: protocols=https cainfo=FILE (the plugin then asks no other store)" \
-	'grep -q -- "protocols=https cainfo=/etc/x.pem$" "$tmp/argv-https"'
+	'grep -q -- "protocols=https cainfo=/etc/x.pem readahead=https://127.0.0.1/a.raw.readahead$" "$tmp/argv-https"'
 URLBOOT_NBDKIT=/bin/echo "$lazy" serve http://127.0.0.1/a.raw /run/x.sock > "$tmp/argv"
 check "the command line: @nbdkit --readonly PLUGIN url=... retries=... (no filter; no --exit-with-parent when serving)" \
 	'grep -q -- "--foreground --readonly --log=stderr --unix=/run/x.sock $URLBOOT_NBDKIT_PLUGIN url=http://127.0.0.1/a.raw timeout=60 retries=1000 retry-delay=1" "$tmp/argv" && ! grep -q -- "exit-with-parent\|--filter" "$tmp/argv"'

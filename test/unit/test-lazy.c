@@ -123,6 +123,19 @@ TEST(nbdkit_command) {
                                  "url=https://h/img.raw.xz#frag timeout=60"));
         ASSERT_TRUE(endswith(line, " protocols=https cainfo=/run/urlboot/lazy/rootdisk.ca/ca.pem"));
 
+        strv_free(argv);
+        free(line);
+
+        /* beside a plain URL the plugin asks for the read-ahead list; attach records the boot's reads */
+        s.url = "https://h/img.raw.zst";
+        s.record = "/run/urlboot/lazy/img.reads";
+        ASSERT_OK(nbdkit_command(&s, &argv));
+        line = join(argv);
+        ASSERT_TRUE(endswith(line, " cainfo=/run/urlboot/lazy/rootdisk.ca/ca.pem "
+                                   "readahead=https://h/img.raw.zst.readahead record=/run/urlboot/lazy/img.reads"));
+        strv_free(argv);
+        argv = NULL;
+
         s.url = "http://h/a b.raw";
         ASSERT_EQ(nbdkit_command(&s, &argv), -EINVAL);
         s.url = "http://h/a\nb.raw";
