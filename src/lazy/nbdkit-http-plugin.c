@@ -493,7 +493,7 @@ static int readahead_fetch(BootReads *ret) {
 
         a.buf = malloc(BOOT_READS_FILE_MAX);
         if (!c || !a.buf) {
-                nbdkit_error("%s: out of memory; the boot reads without it", readahead_url);
+                nbdkit_error("%s: out of memory; the boot reads without a read-ahead list", readahead_url);
                 goto out;
         }
         curl_easy_setopt(c, CURLOPT_HEADERDATA, &a);
@@ -503,8 +503,10 @@ static int readahead_fetch(BootReads *ret) {
         if (r == CURLE_OK && code == 404)
                 goto out;
         if (r != CURLE_OK || code != 200 || a.overflow) {
-                nbdkit_error("%s: %s; the boot reads without a read-ahead list", readahead_url,
-                             a.overflow ? "larger than 1 MiB" : r != CURLE_OK ? curl_easy_strerror(r) : "not answered with 200");
+                const char *why = a.overflow ? "larger than 1 MiB" :
+                                  r != CURLE_OK ? curl_easy_strerror(r) : "not answered with 200";
+
+                nbdkit_error("%s: %s; the boot reads without a read-ahead list", readahead_url, why);
                 goto out;
         }
         k = boot_reads_parse(a.buf, a.got, ret, error, sizeof error);
@@ -568,7 +570,8 @@ static void record_boot_read(uint64_t offset) {
         char line[32];
         int n;
 
-        if (record_fd < 0 || compressed_image_locate(&image, offset, &b) < 0 || boot_reads_add(&recorded, b.offset) <= 0)
+        if (record_fd < 0 || compressed_image_locate(&image, offset, &b) < 0 ||
+            boot_reads_add(&recorded, b.offset) <= 0)
                 return;
         n = snprintf(line, sizeof line, "%" PRIu64 "\n", b.offset);
         if (write(record_fd, line, (size_t) n) != n) {
