@@ -5,7 +5,7 @@
 # guests: bookworm-lazy
 # timeout: 900
 state=$(cat "$URLBOOT_GUEST_STATE/system-state")
-echo "1..9"
+echo "1..10"
 if [ "$state" = running ]; then
 	echo "ok - the boot finished with state 'running'"
 else
@@ -91,4 +91,15 @@ if [ "$used" -gt 0 ] && [ "$max" -gt 0 ]; then
 	echo "ok - the root's writes are shown: $((used >> 10)) KiB in memory, at most $((max >> 20)) MiB"
 else
 	echo "not ok - the root's writes are shown (rootWrites: $(jq -c '.[0].rootWrites' <<< "$json"))"
+fi
+
+# The read-ahead list for the next boots (urlboot-lazy(8)): the plugin recorded each block the boot read,
+# once, by its offset in the image.
+reads=/run/urlboot/lazy/rootdisk.reads
+n=$(grep -c . "$reads" 2>/dev/null || echo 0)
+if [ "$n" -ge 10 ] && ! grep -qv '^[0-9]\+$' "$reads" && [ "$(sort -u "$reads" | wc -l)" = "$n" ] &&
+	[ "$(sort -n "$reads" | tail -1)" -lt "$size" ]; then
+	echo "ok - the blocks the boot read are recorded for a read-ahead list ($n in $reads, each once, within the image)"
+else
+	echo "not ok - the blocks the boot read are recorded in $reads ($n lines: $(head -c 200 "$reads" 2>&1 | tr '\n' ' '))"
 fi
