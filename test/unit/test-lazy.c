@@ -97,44 +97,45 @@ static char *join(char **l) {
         return s;
 }
 
+/* nbdkit_command()'s argv for s, as one line. */
+static char *command_line(const NbdkitSettings *s) {
+        _cleanup_strv_free_ char **argv = NULL;
+
+        ASSERT_OK(nbdkit_command(s, &argv));
+        return join(argv);
+}
+
 TEST(nbdkit_command) {
         NbdkitSettings s = { .url = "http://10.0.2.2:8080/dir/lazy.raw?x=1", .socket = "/run/urlboot/lazy/rootdisk.sock",
                              .plugin = "/usr/lib/urlboot/nbdkit-urlboot-http-plugin.so", .retries = 1000,
                              .retry_delay = 1, .timeout = 60 };
         _cleanup_strv_free_ char **argv = NULL;
-        _cleanup_free_ char *line = NULL;
+        char *line;
 
-        ASSERT_OK(nbdkit_command(&s, &argv));
-        line = join(argv);
+        line = command_line(&s);
         ASSERT_STREQ(line, "@nbdkit --foreground --exit-with-parent --readonly --log=stderr "
                            "--unix=/run/urlboot/lazy/rootdisk.sock "
                            "/usr/lib/urlboot/nbdkit-urlboot-http-plugin.so "
                            "url=http://10.0.2.2:8080/dir/lazy.raw?x=1 timeout=60 retries=1000 retry-delay=1 "
                            "protocols=http,https");
-        strv_free(argv);
         free(line);
 
         s.url = "https://h/img.raw.xz#frag";
         s.cainfo = "/run/urlboot/lazy/rootdisk.ca/ca.pem";
-        ASSERT_OK(nbdkit_command(&s, &argv));
-        line = join(argv);
+        line = command_line(&s);
         /* the plugin tells an .xz by its first bytes, not by its name: no option for it */
         ASSERT_TRUE(strstr(line, "--unix=/run/urlboot/lazy/rootdisk.sock /usr/lib/urlboot/nbdkit-urlboot-http-plugin.so "
                                  "url=https://h/img.raw.xz#frag timeout=60"));
         ASSERT_TRUE(endswith(line, " protocols=https cainfo=/run/urlboot/lazy/rootdisk.ca/ca.pem"));
-
-        strv_free(argv);
         free(line);
 
         /* beside a plain URL the plugin asks for the read-ahead list; attach records the boot's reads */
         s.url = "https://h/img.raw.zst";
         s.record = "/run/urlboot/lazy/img.reads";
-        ASSERT_OK(nbdkit_command(&s, &argv));
-        line = join(argv);
+        line = command_line(&s);
         ASSERT_TRUE(endswith(line, " cainfo=/run/urlboot/lazy/rootdisk.ca/ca.pem "
                                    "readahead=https://h/img.raw.zst.readahead record=/run/urlboot/lazy/img.reads"));
-        strv_free(argv);
-        argv = NULL;
+        free(line);
 
         s.url = "http://h/a b.raw";
         ASSERT_EQ(nbdkit_command(&s, &argv), -EINVAL);
