@@ -70,14 +70,14 @@ check "a wrong roothash= is refused, naming it and the image's hash" \
 # One byte of the top hash block changed (the block after the 4 KiB superblock block).
 cp "$tmp/img.raw" "$tmp/top.raw"
 off=$(( $(field 1 start) * 512 + 4096 + 7 ))
-printf '\x55' | dd of="$tmp/top.raw" bs=1 seek=$off conv=notrunc status=none
+"$src/test/flip-byte" "$tmp/top.raw" $off
 out=$("$lazy" check-verity --roothash="$h" "$tmp/top.raw" 2>&1)
 check "a changed top hash block is refused (the tree's root hash is named)" \
 	'[ $? -ne 0 ] && [[ $out == *"does not match this image: the tree in its root-verity partition has root hash"* ]] || { echo "# $out"; false; }'
 
 # One byte of data changed: the top block still matches; veritysetup verify (like dm-verity on reading) does not.
 cp "$tmp/img.raw" "$tmp/data.raw"
-printf '\x55' | dd of="$tmp/data.raw" bs=1 seek=$(( $(field 0 start) * 512 + 8192 + 3 )) conv=notrunc status=none
+"$src/test/flip-byte" "$tmp/data.raw" $(( $(field 0 start) * 512 + 8192 + 3 ))
 dd if="$tmp/data.raw" of="$tmp/p1" bs=512 skip="$(field 0 start)" count="$(field 0 size)" status=none
 check "a changed data block passes the top-block check, and veritysetup verify refuses it" \
 	'"$lazy" check-verity --roothash="$h" "$tmp/data.raw" >/dev/null && ! veritysetup verify "$tmp/p1" "$tmp/p2" "$h" 2>/dev/null'
