@@ -23,7 +23,7 @@ static uint32_t rotr(uint32_t x, unsigned n) {
         return (x >> n) | (x << (32 - n));
 }
 
-static void compress(uint32_t state[8], const uint8_t block[64]) {
+static void compress(uint32_t *state, const uint8_t block[static 64]) {
         uint32_t w[64], a = state[0], b = state[1], c = state[2], d = state[3], e = state[4], f = state[5],
                  g = state[6], h = state[7];
 
@@ -67,42 +67,15 @@ void sha256_init(Sha256 *c) {
 }
 
 void sha256_update(Sha256 *c, const void *data, size_t size) {
-        const uint8_t *p = data;
-
         fassert(c);
-        fassert(data || size == 0);
 
-        c->length += size;
-        while (size > 0) {
-                size_t n = MIN(size, sizeof c->block - c->filled);
-
-                fmemcpy(c->block + c->filled, p, n);
-                c->filled += n;
-                p += n;
-                size -= n;
-                if (c->filled == sizeof c->block) {
-                        compress(c->state, c->block);
-                        c->filled = 0;
-                }
-        }
+        hash_blocks_update(&c->blocks, c->state, compress, data, size);
 }
 
 void sha256_finish(Sha256 *c, uint8_t ret[static SHA256_DIGEST_SIZE]) {
-        uint64_t bits = c->length * 8;
-        uint8_t pad[72] = { 0x80 };
-
         fassert(c);
-        fassert(ret);
 
-        /* 0x80, zeros up to 56 mod 64, then the length in bits, big-endian (5.1.1) */
-        size_t n = (c->filled < 56 ? 56 : 120) - c->filled;
-
-        for (size_t i = 0; i < 8; i++)
-                pad[n + i] = (uint8_t) (bits >> (56 - 8 * i));
-        sha256_update(c, pad, n + 8);
-        for (size_t i = 0; i < 8; i++)
-                for (size_t k = 0; k < 4; k++)
-                        ret[4 * i + k] = (uint8_t) (c->state[i] >> (24 - 8 * k));
+        hash_blocks_finish(&c->blocks, c->state, compress, ret, 8);
         fmemset(c, 0, sizeof *c);
 }
 

@@ -6,15 +6,13 @@
  */
 #pragma once
 
-#include "macro-fundamental.h"
+#include "hash-blocks.h"
 
 #define SHA256_DIGEST_SIZE 32
 
 typedef struct Sha256 {
         uint32_t state[8];
-        uint64_t length;                /* bytes hashed so far */
-        uint8_t block[64];
-        size_t filled;                  /* bytes waiting in block */
+        HashBlocks blocks;
 } Sha256;
 
 void sha256_init(Sha256 *c);
