@@ -46,48 +46,84 @@ int smbios_table_from_entry_point(const void *ep, size_t max, uint64_t *ret_addr
         return -EBADMSG;
 }
 
+/* The structure at off: its type, formatted length, and where its strings start and the next one begins.
+ * @ret 0, -EBADMSG when it runs past the table */
+static int structure_at(const uint8_t *p, size_t size, size_t off, uint8_t *ret_type, size_t *ret_strings,
+                        size_t *ret_next) {
+        uint8_t len = p[off + 1];
+        size_t s;
+
+        if (len < 4 || off + len > size)
+                return -EBADMSG;
+        *ret_type = p[off];
+        *ret_strings = s = off + len;
+        /* the string set: NUL-terminated strings, ended by an empty one (so "\0\0" at least) */
+        if (s + 1 < size && p[s] == 0 && p[s + 1] == 0) {
+                *ret_next = s + 2;
+                return 0;
+        }
+        for (;;) {
+                while (s < size && p[s])
+                        s++;
+                if (s + 1 >= size)
+                        return -EBADMSG;
+                if (p[s + 1] == 0) {
+                        *ret_next = s + 2;
+                        return 0;
+                }
+                s++;
+        }
+}
+
 int smbios_oem_strings_foreach(const void *table, size_t size, smbios_string_cb cb, void *userdata) {
         const uint8_t *p = table;
-        size_t off = 0;
+        size_t off = 0, s, next;
+        uint8_t type;
 
         fassert(table || size == 0);
 
-        while (off + 4 <= size) {
-                uint8_t type = p[off], len = p[off + 1];
-                size_t s;
-
-                if (len < 4 || off + len > size)
+        for (; off + 4 <= size; off = next) {
+                if (structure_at(p, size, off, &type, &s, &next) < 0)
                         return -EBADMSG;
-                s = off + len;
-                /* The string set: NUL-terminated strings, ended by an empty one (so "\0\0" at least). */
-                if (s + 1 < size && p[s] == 0 && p[s + 1] == 0) {
-                        off = s + 2;
-                        goto next;
-                }
-                for (;;) {
-                        size_t e = s;
-                        while (e < size && p[e])
-                                e++;
-                        if (e >= size)
-                                return -EBADMSG;
-                        if (type == 11) {
-                                int r = cb((const char *) p + s, e - s, userdata);
+                if (type == 11)
+                        for (; p[s] != 0; s += fstrlen((const char *) p + s) + 1) {
+                                int r = cb((const char *) p + s, fstrlen((const char *) p + s), userdata);
                                 if (r != 0)
                                         return r;
                         }
-                        s = e + 1;
-                        if (s >= size)
-                                return -EBADMSG;
-                        if (p[s] == 0) {
-                                off = s + 1;
-                                break;
-                        }
-                }
-        next:
                 if (type == 127) /* end of table */
                         return 0;
         }
         return 0;
+}
+
+int smbios_structure_string(const void *table, size_t size, uint8_t type, size_t length_min, size_t field,
+                            const char **ret) {
+        const uint8_t *p = table;
+        size_t off = 0, s, next;
+        uint8_t t;
+
+        fassert(table || size == 0);
+        fassert(ret);
+
+        for (; off + 4 <= size; off = next) {
+                if (structure_at(p, size, off, &t, &s, &next) < 0)
+                        return -EBADMSG;
+                if (t == type) {
+                        /* the first of its type counts; one too short to have the field has none */
+                        if (p[off + 1] < length_min || field >= p[off + 1] || p[off + field] == 0)
+                                return -ENOENT;
+                        for (size_t i = 1; p[s] != 0; i++, s += fstrlen((const char *) p + s) + 1)
+                                if (i == p[off + field]) {
+                                        *ret = (const char *) p + s;
+                                        return 0;
+                                }
+                        return -ENOENT;
+                }
+                if (t == 127)
+                        break;
+        }
+        return -ENOENT;
 }
 
 bool smbios_entry_split(const char *s, size_t n, const char **ret_name, size_t *ret_name_len, const char **ret_body,

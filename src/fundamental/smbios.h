@@ -34,6 +34,15 @@ typedef int (*smbios_string_cb)(const char *s, size_t n, void *userdata);
 int smbios_oem_strings_foreach(const void *table, size_t size, smbios_string_cb cb, void *userdata);
 
 /**
+ * A string field of the first structure of this type: the structure must be at least length_min bytes
+ * long (its version has the field), field is the offset of the field's string number.
+ * @ret 0 with ret pointing into the table (NUL-terminated there), -ENOENT no such structure or string,
+ *      -EBADMSG a structure before it runs past the table
+ */
+int smbios_structure_string(const void *table, size_t size, uint8_t type, size_t length_min, size_t field,
+                            const char **ret);
+
+/**
  * Split "io.systemd.boot.entries-extra:ID.conf=BODY".
  * @ret true with name (ID.conf) and body ranges, false for other strings
  */
