@@ -307,7 +307,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         /* systemd-stub's order: the profile, the sections, the command lines, then the ESP's files */
         if (stub_measure_profile(profile, &profile_text, &profile_event))
                 (void) tpm_measure_cb(&profile_event, &m.parameters);
-        (void) uki_measure_sections(li->ImageBase, li->ImageSize, true, profile, tpm_measure_cb, &m.sections);
+        (void) uki_measure_sections(li->ImageBase, li->ImageSize, true, profile, NULL, tpm_measure_cb, &m.sections);
         pass_random_seed(li);
         cmdline = settle_cmdline(options, options_len, &cmdline_section, &m);
         export_variables(li, profile);

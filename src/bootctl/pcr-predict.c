@@ -159,6 +159,7 @@ static int predict_stub(const PredictInput *in, uint16_t *options, size_t n_opti
         _cleanup_free_ uint16_t *smbios = NULL;
         StubParameters params = { .secure_boot = in->secure_boot, .confidential_vm = in->confidential_vm };
         StubProfileText profile_text;
+        PeSectionData dtbauto;
         const uint8_t *cmdline;
         size_t n_smbios, cmdline_size;
         unsigned profile;
@@ -186,7 +187,10 @@ static int predict_stub(const PredictInput *in, uint16_t *options, size_t n_opti
                 if (r < 0)
                         return r;
         }
-        r = uki_measure_sections(in->uki, in->uki_size, false, profile, add_event, p);
+        /* the .dtbauto this machine gets, if any (a malformed .hwids chooses none, as in the stub) */
+        r = in->machine ? uki_dtbauto_select(in->uki, in->uki_size, false, profile, in->machine, &dtbauto, NULL)
+                        : -ENOENT;
+        r = uki_measure_sections(in->uki, in->uki_size, false, profile, r == 0 ? &dtbauto : NULL, add_event, p);
         if (r >= 0)
                 r = stub_measure_cmdlines(&params, add_event, p);
         for (size_t i = 0; r >= 0 && stub_sidecar(i); i++)

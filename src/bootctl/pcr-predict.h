@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dtbauto.h"
 #include "pcr-state.h"
 
 typedef struct PredictFile {
@@ -32,6 +33,7 @@ typedef struct PredictInput {
         size_t n_files;
         const char *phases;     /* systemd-pcrphase words (colon-separated) measured later into PCR 11 */
         char *const *sysexts;   /* urlboot-sysext-measure's texts, measured later into PCR 13 */
+        const DtbautoMachine *machine;  /* what chooses the UKI's .dtbauto; NULL: none is chosen */
 } PredictInput;
 
 typedef struct PredictedEvent {

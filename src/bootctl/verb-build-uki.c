@@ -12,7 +12,10 @@
 
 #include "certificates.h"
 #include "cpio.h"
+#include "devicetree.h"
+#include "dtbauto.h"
 #include "fileio.h"
+#include "hwids-build.h"
 #include "exit-status.h"
 #include "log.h"
 #include "loop-ref.h"
@@ -74,12 +77,15 @@ typedef struct BuildUkiArgs {
         size_t n_images;
         const char *initrds[INITRDS_MAX], *profiles[PROFILES_MAX], *profile_cmdlines[PROFILES_MAX];
         size_t n_initrds, n_profiles;
+        const char *devicetree, *hwids_dir;
+        const char *devicetrees_auto[DTBAUTO_MAX];
+        size_t n_devicetrees_auto;
 } BuildUkiArgs;
 
 /* What the sections are made of, read whole into memory. */
 typedef struct UkiInputs {
-        Input stub, linux_image, osrel, cmdline, initrd, sbat, ucode;
-        Input profiles[PROFILES_MAX], profile_cmdlines[PROFILES_MAX];
+        Input stub, linux_image, osrel, cmdline, initrd, sbat, ucode, devicetree, hwids;
+        Input profiles[PROFILES_MAX], profile_cmdlines[PROFILES_MAX], devicetrees_auto[DTBAUTO_MAX];
 } UkiInputs;
 
 static const char *base_name(const char *path) {
@@ -102,7 +108,8 @@ static bool image_name_ok(const BuildUkiArgs *a, const char *path) {
 
 enum {
         ARG_STUB = 0x100, ARG_LINUX, ARG_INITRD, ARG_CMDLINE, ARG_OSREL, ARG_UNAME, ARG_PROFILE, ARG_OUTPUT, ARG_KEY,
-        ARG_CERT, ARG_PROFILE_CMDLINE, ARG_SBAT, ARG_UCODE, ARG_CA, ARG_IMAGE,
+        ARG_CERT, ARG_PROFILE_CMDLINE, ARG_SBAT, ARG_UCODE, ARG_CA, ARG_IMAGE, ARG_DEVICETREE, ARG_DEVICETREE_AUTO,
+        ARG_HWIDS,
 };
 
 static const OptionRow build_uki_options[] = {
@@ -118,6 +125,12 @@ static const OptionRow build_uki_options[] = {
         { "uname", 0, ARG_UNAME, OPTION_REQUIRED, "VERSION", "the kernel's version (.uname)", NULL },
         { "sbat", 0, ARG_SBAT, OPTION_REQUIRED, "FILE", "SBAT metadata for shim (.sbat)", "file" },
         { "ucode", 0, ARG_UCODE, OPTION_REQUIRED, "FILE", "early microcode, a cpio archive (.ucode)", "file" },
+        { "devicetree", 0, ARG_DEVICETREE, OPTION_REQUIRED, "FILE", "a devicetree blob the stub installs (.dtb)",
+          "file:dtb" },
+        { "devicetree-auto", 0, ARG_DEVICETREE_AUTO, OPTION_REQUIRED, "FILE",
+          "a devicetree the stub installs on machines it is compatible with\n(.dtbauto; repeatable)", "file:dtb" },
+        { "hwids", 0, ARG_HWIDS, OPTION_REQUIRED, "DIR",
+          "device descriptions (JSON, as ukify's) naming each machine's\ndevicetree by its CHIDs (.hwids)", "dir" },
         { "ca", 0, ARG_CA, OPTION_REQUIRED, "FILE", "a CA certificate the initrd trusts for https (repeatable)",
           "file:pem|der|crt|cer" },
         { "profile", 0, ARG_PROFILE, OPTION_REQUIRED, "FILE", "a .profile section (repeatable: profiles 0, 1, ...)",
@@ -191,6 +204,13 @@ static int parse_option(int c, const char *arg, BuildUkiArgs *a) {
                                                "(one per profile).", arg);
                 a->profile_cmdlines[a->n_profiles - 1] = arg;
                 break;
+        case ARG_DEVICETREE: a->devicetree = arg; break;
+        case ARG_DEVICETREE_AUTO:
+                if (a->n_devicetrees_auto >= DTBAUTO_MAX)
+                        return log_usage_error("At most %d --devicetree-auto= files.", DTBAUTO_MAX);
+                a->devicetrees_auto[a->n_devicetrees_auto++] = arg;
+                break;
+        case ARG_HWIDS: a->hwids_dir = arg; break;
         case ARG_OUTPUT: a->output = arg; break;
         case ARG_KEY: a->key = arg; break;
         case ARG_CERT: a->cert = arg; break;
@@ -224,6 +244,8 @@ static int parse_args(int argc, char *argv[], BuildUkiArgs *a) {
                 return log_usage_error("build-uki needs --linux= and --output= (see 'urlbootctl build-uki --help').");
         if (!a->key != !a->cert)
                 return log_usage_error("--sign-key= and --sign-cert= go together.");
+        if (a->hwids_dir && a->n_devicetrees_auto == 0)
+                return log_usage_error("--hwids= names devicetrees by their compatible: give them with --devicetree-auto=.");
         return 0;
 }
 
@@ -356,6 +378,29 @@ static int cmdline_add_images(const BuildUkiArgs *a, Input *cmdline) {
         return 0;
 }
 
+/* .dtb, the .dtbauto candidates (each must say what it is compatible with, or the stub never chooses it)
+ * and .hwids. */
+static int load_devicetrees(const BuildUkiArgs *a, UkiInputs *in) {
+        const char *compatible;
+        int r;
+
+        if (a->devicetree && (r = load(a->devicetree, "devicetree", &in->devicetree)) < 0)
+                return r;
+        for (size_t i = 0; i < a->n_devicetrees_auto; i++) {
+                r = load(a->devicetrees_auto[i], "devicetree", &in->devicetrees_auto[i]);
+                if (r < 0)
+                        return r;
+                if (fdt_root_compatible(in->devicetrees_auto[i].data, in->devicetrees_auto[i].size, &compatible) < 0)
+                        return log_error_errno(EINVAL, "--devicetree-auto=%s: not a devicetree blob whose root says "
+                                               "what it is compatible with (dtc -I dts -O dtb makes one).",
+                                               a->devicetrees_auto[i]);
+                log_info("Devicetree %s for machines compatible with %s.", a->devicetrees_auto[i], compatible);
+        }
+        if (a->hwids_dir && (r = hwids_build_from_dir(a->hwids_dir, (void **) &in->hwids.data, &in->hwids.size)) < 0)
+                return r;
+        return 0;
+}
+
 static int inputs_load(const BuildUkiArgs *a, UkiInputs *in) {
         int r;
 
@@ -379,6 +424,8 @@ static int inputs_load(const BuildUkiArgs *a, UkiInputs *in) {
                         return r;
         }
         if ((r = cmdline_add_images(a, &in->cmdline)) < 0)
+                return r;
+        if ((r = load_devicetrees(a, in)) < 0)
                 return r;
         return load_initrds(a, &in->initrd);
 }
@@ -416,6 +463,10 @@ static void inputs_free(UkiInputs *in) {
         free(in->initrd.data);
         free(in->sbat.data);
         free(in->ucode.data);
+        free(in->devicetree.data);
+        free(in->hwids.data);
+        for (size_t i = 0; i < DTBAUTO_MAX; i++)
+                free(in->devicetrees_auto[i].data);
         for (size_t i = 0; i < PROFILES_MAX; i++) {
                 free(in->profiles[i].data);
                 free(in->profile_cmdlines[i].data);
@@ -429,6 +480,13 @@ static size_t uki_sections(const BuildUkiArgs *a, const UkiInputs *in, PeNewSect
         sections[n++] = (PeNewSection) { ".osrel", in->osrel.data, in->osrel.size };
         if (in->cmdline.data)
                 sections[n++] = (PeNewSection) { ".cmdline", in->cmdline.data, in->cmdline.size };
+        /* the devicetrees where ukify puts them: .dtb, each .dtbauto, then .hwids */
+        if (in->devicetree.data)
+                sections[n++] = (PeNewSection) { ".dtb", in->devicetree.data, in->devicetree.size };
+        for (size_t i = 0; i < a->n_devicetrees_auto; i++)
+                sections[n++] = (PeNewSection) { ".dtbauto", in->devicetrees_auto[i].data, in->devicetrees_auto[i].size };
+        if (in->hwids.data)
+                sections[n++] = (PeNewSection) { ".hwids", in->hwids.data, in->hwids.size };
         if (a->uname)
                 sections[n++] = (PeNewSection) { ".uname", a->uname, strlen(a->uname) };
         if (in->sbat.data)
@@ -449,7 +507,7 @@ static size_t uki_sections(const BuildUkiArgs *a, const UkiInputs *in, PeNewSect
 }
 
 int verb_build_uki(int argc, char *argv[], const void *data) {
-        PeNewSection sections[7 + 2 * PROFILES_MAX];
+        PeNewSection sections[9 + DTBAUTO_MAX + 2 * PROFILES_MAX];
         BuildUkiArgs args;
         UkiInputs in = {};
         void *uki = NULL;

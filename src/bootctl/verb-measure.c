@@ -53,6 +53,10 @@ typedef struct Args {
         bool json;
         bool events;
         unsigned banks;                 /* 1 << PcrBank */
+        bool devicetree;                /* --devicetree-compatible= given */
+        const char *devicetree_compatible;
+        Chid chids[CHID_TYPES];         /* --chid=TYPE:UUID */
+        bool have_chids;
 } Args;
 
 typedef struct Files {
@@ -227,7 +231,7 @@ static void print_json(const Args *a, const Prediction *p) {
 enum {
         ARG_PROFILE = 0x100, ARG_OPTIONS, ARG_BOOT_MANAGER, ARG_SMBIOS, ARG_SECURE_BOOT, ARG_CONFIDENTIAL_VM,
         ARG_BESIDE, ARG_GLOBAL, ARG_GLOBAL_EXTENSION, ARG_ESP, ARG_UKI_PATH, ARG_PHASE, ARG_SYSEXT, ARG_BANK, ARG_EVENTS,
-        ARG_JSON,
+        ARG_JSON, ARG_DEVICETREE, ARG_CHID,
 };
 
 static const OptionRow measure_options[] = {
@@ -258,6 +262,12 @@ static const OptionRow measure_options[] = {
           "a system extension (directory or raw image) systemd-sysext merges\n"
           "after boot, measured into PCR 13 by urlboot-sysext-measure;\n"
           "repeatable, no UKI needed", "file" },
+        { "devicetree-compatible", 0, ARG_DEVICETREE, OPTION_REQUIRED, "COMPATIBLE",
+          "the firmware has a devicetree whose root is COMPATIBLE: the .dtbauto\n"
+          "of that compatible is chosen (measured and installed)", NULL },
+        { "chid", 0, ARG_CHID, OPTION_REQUIRED, "TYPE:UUID",
+          "the machine's CHID of TYPE (0-17, as systemd-analyze chid prints\n"
+          "them): the .dtbauto its .hwids entry names is chosen; repeatable", NULL },
         { "bank", 0, ARG_BANK, OPTION_REQUIRED, "NAME", "sha1, sha256 (default), sha384, sha512; repeatable",
           "words:sha1 sha256 sha384 sha512" },
         { "events", 0, ARG_EVENTS, OPTION_SWITCH, NULL, "list every measurement", NULL },
@@ -275,6 +285,25 @@ const CommandTable verb_measure_table = {
         .max_arguments = 1,
         .complete_arguments = "file:efi",
 };
+
+/* --chid=TYPE:UUID (TYPE also ext0..ext2, as systemd-analyze chid names 15-17). 0, or <0 (logged). */
+static int parse_chid(const char *arg, Args *a) {
+        const char *colon = strchr(arg, ':');
+        unsigned long t = CHID_TYPES;
+        char *end;
+
+        if (colon && startswith(arg, "ext") && colon - arg == 4 && arg[3] >= '0' && arg[3] <= '2')
+                t = 15 + (unsigned long) (arg[3] - '0');
+        else if (colon && colon > arg && arg[0] >= '0' && arg[0] <= '9') {
+                t = strtoul(arg, &end, 10);
+                if (end != colon)
+                        t = CHID_TYPES;
+        }
+        if (t >= CHID_TYPES || chid_from_string(colon + 1, &a->chids[t]) < 0)
+                return log_usage_error("--chid= takes TYPE:UUID, TYPE 0-17 (or ext0-ext2), not '%s'.", arg);
+        a->have_chids = true;
+        return 0;
+}
 
 /* One option into the arguments: 0, or <0 (logged). */
 static int parse_option(int c, const char *arg, Args *a) {
@@ -338,6 +367,12 @@ static int parse_option(int c, const char *arg, Args *a) {
         case ARG_EVENTS:
                 a->events = true;
                 break;
+        case ARG_DEVICETREE:
+                a->devicetree = true;
+                a->devicetree_compatible = arg;
+                break;
+        case ARG_CHID:
+                return parse_chid(arg, a);
         case ARG_JSON:
                 a->json = true;
                 break;
@@ -420,6 +455,7 @@ int verb_measure(int argc, char *argv[], const void *data) {
         _cleanup_free_ char *image = NULL;
         _cleanup_strv_free_ char **sysexts = NULL;
         PredictInput in;
+        DtbautoMachine machine;
         size_t size = 0;
         int r;
 
@@ -448,6 +484,12 @@ int verb_measure(int argc, char *argv[], const void *data) {
                 .files = files.files, .n_files = files.n, .phases = a.phases,
                 .sysexts = sysexts,
         };
+        if (a.devicetree || a.have_chids) {
+                machine = (DtbautoMachine) { .firmware_devicetree = a.devicetree,
+                                             .firmware_compatible = a.devicetree_compatible,
+                                             .chids = a.have_chids ? a.chids : NULL };
+                in.machine = &machine;
+        }
         r = pcr_predict(&in, &p);
         if (r == -EINVAL)
                 return log_usage_error("The options and the SMBIOS text must be UTF-8.");

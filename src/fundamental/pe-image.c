@@ -325,3 +325,35 @@ int pe_find_section(const void *image, size_t size, const char *name, bool loade
                         return section_pointer(image, size, &s, loaded, ret_data, ret_size);
         return r < 0 ? r : -ENOENT;
 }
+
+int pe_range_sections(const void *image, size_t size, unsigned range, const char *name, bool loaded,
+                      PeSectionData *ret, size_t max, size_t *ret_n) {
+        /* -1 stands for the base sections: those before the first .profile */
+        long want = range == PE_PROFILE_BASE ? -1 : (long) range, current = -1;
+        size_t n = 0;
+        PeSection s;
+        PeWalk w;
+        int r;
+
+        fassert(name);
+        fassert(ret || max == 0);
+        fassert(ret_n);
+
+        r = walk_start(image, size, &w);
+        if (r < 0)
+                return r;
+        while ((r = walk_next(image, size, &w, &s)) > 0) {
+                if (fstreq(s.name, ".profile") && ++current > want)
+                        break;
+                if (current != want || !fstreq(s.name, name) || n == max)
+                        continue;
+                r = section_data(image, size, &s, loaded, &ret[n]);
+                if (r < 0)
+                        return r;
+                n++;
+        }
+        if (r < 0)
+                return r;
+        *ret_n = n;
+        return 0;
+}

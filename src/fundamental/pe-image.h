@@ -101,6 +101,16 @@ bool pe_profile_exists(const void *image, size_t size, unsigned profile);
 int pe_find_profile_section_data(const void *image, size_t size, unsigned profile, const char *name, bool loaded,
                                  PeSectionData *ret);
 
+/**
+ * The sections of one name in one range of the section table, in their order: range PE_PROFILE_BASE is
+ * the base (before the first .profile), range N profile N's own (from its .profile to the next). The
+ * sections a UKI may have several of (.dtbauto) are chosen among those of one range.
+ * @v max    at most this many are returned (those after are left out)
+ * @ret 0 (*ret_n may be 0), -EBADMSG
+ */
+int pe_range_sections(const void *image, size_t size, unsigned range, const char *name, bool loaded,
+                      PeSectionData *ret, size_t max, size_t *ret_n);
+
 /** The number of profiles (".profile" sections; 1 when there are none; at most PE_PROFILES_MAX). */
 unsigned pe_count_profiles(const void *image, size_t size);
 

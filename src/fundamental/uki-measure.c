@@ -19,9 +19,10 @@ static const char *const uki_sections[] = {
 bool uki_section_measured(const char *name) {
         fassert(name);
 
-        /* .dtbauto and .efifw count only once one is selected: by the firmware's devicetree or a .hwids
-         * match (systemd-stub 262, pe.c). urlboot's stub selects none (no firmware devicetree on x86, no
-         * CHID matching), as 262 on a machine where none matches: neither is measured nor used. */
+        /* .dtbauto counts only once one is chosen, by the firmware's devicetree or a .hwids match (dtbauto.h,
+         * systemd-stub 262's pe.c): uki_measure_sections() measures the one chosen at its place. .efifw
+         * is never chosen (urlboot's stub installs no firmware; 262 does not pick one by its .hwids
+         * either). */
         if (fstreq(name, ".pcrsig") || fstreq(name, ".dtbauto") || fstreq(name, ".efifw"))
                 return false;
         for (size_t i = 0; uki_sections[i]; i++)
@@ -45,8 +46,8 @@ static int measure_section(const char *name, const PeSectionData *d, measure_eve
         return r != 0 ? r : cb(&data_event, userdata);
 }
 
-int uki_measure_sections(const void *image, size_t size, bool loaded, unsigned profile, measure_event_cb cb,
-                         void *userdata) {
+int uki_measure_sections(const void *image, size_t size, bool loaded, unsigned profile, const PeSectionData *dtbauto,
+                         measure_event_cb cb, void *userdata) {
         PeHeaders h;
         int r;
 
@@ -60,6 +61,12 @@ int uki_measure_sections(const void *image, size_t size, bool loaded, unsigned p
         for (size_t i = 0; uki_sections[i]; i++) {
                 PeSectionData d;
 
+                if (dtbauto && dtbauto->memory_size > 0 && fstreq(uki_sections[i], ".dtbauto")) {
+                        r = measure_section(".dtbauto", dtbauto, cb, userdata);
+                        if (r != 0)
+                                return r;
+                        continue;
+                }
                 if (!uki_section_measured(uki_sections[i]))
                         continue;
                 r = pe_find_profile_section_data(image, size, profile, uki_sections[i], loaded, &d);

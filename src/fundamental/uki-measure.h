@@ -11,15 +11,17 @@
 #pragma once
 
 #include "measure-event.h"
+#include "pe-image.h"
 
 /** Whether systemd-stub measures the section: all of them but .pcrsig, which signs the result. */
 bool uki_section_measured(const char *name);
 
 /**
  * Call cb for each PCR 11 event, in order.
- * @v loaded  true: the image as the firmware loaded it (the stub); false: a file (urlbootctl measure)
+ * @v loaded   true: the image as the firmware loaded it (the stub); false: a file (urlbootctl measure)
+ * @v dtbauto  the .dtbauto chosen for this machine (dtbauto.h), measured at its place; NULL: none is
  * @ret 0, -ERANGE (no such profile), -EBADMSG (not a PE image, or a section outside it), or what cb
  *      returned
  */
-int uki_measure_sections(const void *image, size_t size, bool loaded, unsigned profile, measure_event_cb cb,
-                         void *userdata);
+int uki_measure_sections(const void *image, size_t size, bool loaded, unsigned profile, const PeSectionData *dtbauto,
+                         measure_event_cb cb, void *userdata);

@@ -6,10 +6,14 @@ with urlboot's stub and predicts them with src/bootctl/pcr-predict.c). Run it to
 
 Columns: NAME, SECTIONS (.name=TEXT;... in file order, ".profile=TEXT" starting a profile),
 ARGS (key=value;...: profile, options, boot_manager, smbios, secure_boot, cvm (a confidential VM),
-cred/gcred/ext/gext=NAME:TEXT, phases), then the expected sha256 of PCR 11, 12 and 13. TEXT uses \\n \\t \\\\ escapes and
-@pattern:N for N bytes (i*7+3)&0xff."""
+cred/gcred/ext/gext=NAME:TEXT, phases; the machine: fdt=COMPATIBLE, its firmware devicetree's root,
+chid=TYPE:UUID its CHIDs), then the expected sha256 of PCR 11, 12 and 13. TEXT uses \\n \\t \\\\ escapes,
+@pattern:N for N bytes (i*7+3)&0xff, @dtb:A|B a devicetree blob whose root is compatible with A, B,
+@hwids:CHID>COMPATIBLE|... a .hwids section; in the table the last two are written out as @hex:BYTES."""
 import hashlib
 import os
+import struct
+import uuid
 
 SPEC = ['.linux', '.osrel', '.cmdline', '.initrd', '.ucode', '.splash', '.dtb', '.uname', '.sbat', '.pcrsig',
         '.pcrpkey', '.profile', '.dtbauto', '.hwids', '.efifw']
@@ -23,9 +27,40 @@ SIDECARS = [  # (global dir or None, suffix, exclude, target, dir mode, file mod
 ]
 
 
+def fdt(compatible):
+    """A devicetree blob whose root has this compatible (a list: its strings separated by '|')."""
+    be = lambda *v: struct.pack('>' + 'I' * len(v), *v)
+    value = b''.join(c.encode() + b'\0' for c in compatible.split('|'))
+    structure = be(1, 0) + be(3, len(value), 0) + value + b'\0' * (-len(value) % 4) + be(2, 9)
+    strings = b'compatible\0'
+    header_size, rsvmap = 40, bytes(16)
+    total = header_size + len(rsvmap) + len(structure) + len(strings)
+    return be(0xd00dfeed, total, header_size + 16, header_size + 16 + len(structure), header_size, 17, 16, 0,
+              len(strings), len(structure)) + rsvmap + structure + strings
+
+
+def hwids(spec):
+    """A .hwids section as ukify writes it: entries CHID>COMPATIBLE separated by '|' (devicetree kind)."""
+    entries = [e.split('>') for e in spec.split('|')]
+    strings = sorted({c for _, c in entries} | {'n-' + c for _, c in entries})
+    base = (len(entries) + 1) * 28
+    offsets, blob = {}, b''
+    for t in strings:
+        offsets[t] = base + len(blob)
+        blob += t.encode() + b'\0'
+    out = b''
+    for chid, c in entries:
+        out += struct.pack('<I', 1 << 28 | 28) + uuid.UUID(chid).bytes_le + struct.pack('<II', offsets['n-' + c], offsets[c])
+    return out + bytes(28) + blob
+
+
 def text(t):
     if t.startswith('@pattern:'):
         return bytes((i * 7 + 3) & 0xff for i in range(int(t[9:])))
+    if t.startswith('@dtb:'):
+        return fdt(t[5:])
+    if t.startswith('@hwids:'):
+        return hwids(t[7:])
     return t.replace('\\n', '\n').replace('\\t', '\t').replace('\\\\', '\\').encode()
 
 
@@ -66,6 +101,30 @@ def wants(suffix, exclude, name):
             and not (exclude and low.endswith(exclude)))
 
 
+# systemd-stub's order of CHID types for a .hwids match, the most specific first
+CHID_ORDER = [17, 16, 15, 3, 6, 8, 10, 4, 5, 7, 9, 11]
+
+
+def root_compatible(blob):
+    """The first string of the root's compatible (blobs made by fdt() above)."""
+    value_len = struct.unpack_from('>I', blob, 56 + 12)[0]
+    return blob[56 + 20:56 + 20 + value_len].split(b'\0')[0].decode()
+
+
+def chosen_dtbauto(candidates, hwids_data, args):
+    """Which .dtbauto (index) the machine of args gets: firmware devicetree (fdt=) first, else .hwids by CHID."""
+    if 'fdt' in args:
+        want = args['fdt']
+    elif hwids_data and 'chid' in args:
+        machine = dict((int(t), uuid.UUID(u).bytes_le) for t, u in (c.split(':') for c in args['chid']))
+        entries = [(hwids_data[i + 4:i + 20], hwids_data[struct.unpack_from('<I', hwids_data, i + 24)[0]:].split(b'\0')[0].decode())
+                   for i in range(0, len(hwids_data) - 28, 28) if struct.unpack_from('<I', hwids_data, i)[0]]
+        want = next((c for t in CHID_ORDER if t in machine for chid, c in entries if chid == machine[t]), None)
+    else:
+        want = None
+    return next((i for i, d in enumerate(candidates) if want is not None and root_compatible(d) == want), None)
+
+
 def predict(sections, args):
     pcr = {11: bytes(32), 12: bytes(32), 13: bytes(32)}
     def extend(n, data):
@@ -86,14 +145,18 @@ def predict(sections, args):
                 profile, o = int(o[1:i]), o[i + 1:] if i < len(o) else ''
         custom = mangle(o)
     base, profiles, current = {}, [], None
+    dtbauto = []    # the base's .dtbauto sections (the cases put none in profiles)
     for name, data in sections:
         if name == '.profile':
             profiles.append({'.profile': data})
             current = profiles[-1]
         elif current is None:
             base.setdefault(name, data)
+            if name == '.dtbauto':
+                dtbauto.append(data)
         else:
             current.setdefault(name, data)
+    chosen = chosen_dtbauto(dtbauto, base.get('.hwids'), args)
     # "@4294967295" (UINT_MAX) is the base sections only: systemd-stub's find_sections() skips the profile pass
     own = profiles[profile] if profiles and profile != 0xffffffff else {}
     if profile:
@@ -103,8 +166,10 @@ def predict(sections, args):
         data = own.get(name, base.get(name))
         if name == '.cmdline' and data:
             has_cmdline = True
-        # .dtbauto/.efifw only once selected (firmware devicetree or .hwids match): on x86 none is
-        if name in ('.pcrsig', '.dtbauto', '.efifw') or not data:
+        # .dtbauto: the one chosen for the machine, if any; .efifw: never chosen
+        if name == '.dtbauto':
+            data = dtbauto[chosen] if chosen is not None else None
+        if name in ('.pcrsig', '.efifw') or not data:
             continue
         extend(11, name.encode() + b'\0')
         extend(11, data)
@@ -152,6 +217,13 @@ CASES = [
     ('cvm-secure-boot-drops-options-without-cmdline', '.linux=K', 'options=host=1;secure_boot=1;cvm=1'),
     ('profile-uint-max-is-base', '.linux=K;.cmdline=base;.profile=ID=a;.cmdline=a', 'options=@4294967295 x=1'),
     ('profile-beyond-uint-max-is-text', '.linux=K;.cmdline=base', 'options=@4294967296 x=1'),
+    # issue 43: the .dtbauto a machine gets is measured, at its place in the list; the others are not
+    ('dtbauto-by-firmware-devicetree', '.linux=K;.dtb=D;.dtbauto=@dtb:a,board;.dtbauto=@dtb:linux,dummy-virt|a,board', 'fdt=linux,dummy-virt'),
+    ('dtbauto-firmware-first-string-only', '.linux=K;.dtbauto=@dtb:x,other|a,board;.dtbauto=@dtb:a,board', 'fdt=a,board'),
+    ('dtbauto-firmware-none-matches', '.linux=K;.dtbauto=@dtb:a,board;.hwids=@hwids:c4fddaee-8e0c-53ec-8e93-8bcc02d09071>a,board', 'fdt=b,board;chid=3:c4fddaee-8e0c-53ec-8e93-8bcc02d09071'),
+    ('dtbauto-by-chid', '.linux=K;.dtbauto=@dtb:a,board;.dtbauto=@dtb:b,board;.hwids=@hwids:c4fddaee-8e0c-53ec-8e93-8bcc02d09071>b,board', 'chid=5:c4fddaee-8e0c-53ec-8e93-8bcc02d09071'),
+    ('dtbauto-chid-type-order', '.linux=K;.dtbauto=@dtb:a,board;.dtbauto=@dtb:b,board;.hwids=@hwids:e3f2611c-989a-5274-8acb-e5c30c71aff3>a,board|c4fddaee-8e0c-53ec-8e93-8bcc02d09071>b,board', 'chid=11:e3f2611c-989a-5274-8acb-e5c30c71aff3;chid=3:c4fddaee-8e0c-53ec-8e93-8bcc02d09071'),
+    ('dtbauto-chid-broad-types-unused', '.linux=K;.dtbauto=@dtb:a,board;.hwids=@hwids:c4fddaee-8e0c-53ec-8e93-8bcc02d09071>a,board', 'chid=14:c4fddaee-8e0c-53ec-8e93-8bcc02d09071'),
 ]
 
 
@@ -159,7 +231,7 @@ def parse_args(s):
     args = {}
     for item in filter(None, s.split(';')):
         k, _, v = item.partition('=')
-        if k in ('cred', 'gcred', 'ext', 'gext'):
+        if k in ('cred', 'gcred', 'ext', 'gext', 'chid'):
             args.setdefault(k, []).append(v)
         elif k in ('boot_manager', 'secure_boot', 'cvm'):
             args[k] = True
@@ -176,7 +248,9 @@ def main():
         for name, sections, args in CASES:
             secs = [(s.partition('=')[0], text(s.partition('=')[2])) for s in sections.split(';')]
             p = predict(secs, parse_args(args))
-            f.write('\t'.join([name, sections, args or '-', p[11].hex(), p[12].hex(), p[13].hex()]) + '\n')
+            written = ';'.join(n + '=' + ('@hex:' + d.hex() if t.startswith(('@dtb:', '@hwids:')) else t)
+                               for (n, d), t in zip(secs, (s.partition('=')[2] for s in sections.split(';'))))
+            f.write('\t'.join([name, written, args or '-', p[11].hex(), p[12].hex(), p[13].hex()]) + '\n')
 
 
 main()

@@ -111,8 +111,8 @@ static void check_devicetree(const uint8_t *data, size_t size) {
          * walker steps over lengths past the block that fdt_check_full() would refuse) */
         if ((o == 1 && (r != 0 || strcmp(ours, theirs) != 0)) || (o == 0 && r == 0))
                 abort();
-        DtbautoInputs in = { .firmware_devicetree = true, .firmware_compatible = r == 0 ? ours : NULL };
-        if (dtbauto_select(&in, &c, 1, NULL) != (r == 0 ? 0 : -ENOENT))
+        DtbautoMachine m = { .firmware_devicetree = true, .firmware_compatible = r == 0 ? ours : NULL };
+        if (dtbauto_select(&m, NULL, 0, &c, 1, NULL) != (r == 0 ? 0 : -ENOENT))
                 abort();
 }
 

@@ -123,7 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
         check_cmdline(data, size);
         for (unsigned profile = 0; profile < 3; profile++)
-                (void) uki_measure_sections(data, size, false, profile, check_event, &b);
+                (void) uki_measure_sections(data, size, false, profile, NULL, check_event, &b);
         check_sidecar(data, size);
         return 0;
 }

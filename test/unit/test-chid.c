@@ -249,21 +249,22 @@ TEST(dtbauto_choice) {
         }
         size_t hn = make_hwids(hw, sizeof hw, entries, 1);
         DtbautoCandidate c[] = { { "junk", 4 }, { b2, n2 }, { b1, n1 } };
-        DtbautoInputs in = { .hwids = hw, .hwids_size = hn, .chids = chids };
+        DtbautoMachine m = { .chids = chids };
 
-        ASSERT_EQ(dtbauto_select(&in, c, 3, &by), -ENOENT);            /* no CHID matches */
+        ASSERT_EQ(dtbauto_select(&m, hw, hn, c, 3, &by), -ENOENT);     /* no CHID matches */
         ASSERT_OK(chid_from_string(CHID_A, &chids[3]));
-        ASSERT_EQ(dtbauto_select(&in, c, 3, &by), 2);                  /* only the first string counts */
+        ASSERT_EQ(dtbauto_select(&m, hw, hn, c, 3, &by), 2);           /* only the first string counts */
         ASSERT_STREQ(by, "urlboot,board-1");
+        ASSERT_EQ(dtbauto_select(&m, NULL, 0, c, 3, &by), -ENOENT);    /* no .hwids */
         /* a firmware devicetree decides alone, .hwids unread */
-        in.firmware_devicetree = true;
-        in.firmware_compatible = "linux,dummy-virt";
-        ASSERT_EQ(dtbauto_select(&in, c, 3, &by), 1);
-        in.firmware_compatible = NULL;
-        ASSERT_EQ(dtbauto_select(&in, c, 3, &by), -ENOENT);
-        in.firmware_devicetree = false;
+        m.firmware_devicetree = true;
+        m.firmware_compatible = "linux,dummy-virt";
+        ASSERT_EQ(dtbauto_select(&m, hw, hn, c, 3, &by), 1);
+        m.firmware_compatible = NULL;
+        ASSERT_EQ(dtbauto_select(&m, hw, hn, c, 3, &by), -ENOENT);
+        m.firmware_devicetree = false;
         hw[3] = 0x70;                                                   /* a malformed .hwids: none */
-        ASSERT_EQ(dtbauto_select(&in, c, 3, &by), -EBADMSG);
+        ASSERT_EQ(dtbauto_select(&m, hw, hn, c, 3, &by), -EBADMSG);
         free(b1);
         free(b2);
 }

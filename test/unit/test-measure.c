@@ -40,6 +40,14 @@ static const char *stub_image(char **image, size_t *size) {
 static char *case_text(const char *t, size_t *ret_size) {
         char *d;
 
+        if (strncmp(t, "@hex:", 5) == 0) {
+                size_t n = strlen(t + 5) / 2;
+                d = malloc(n + 1);
+                for (size_t i = 0; i < n; i++)
+                        ASSERT_TRUE(sscanf(t + 5 + 2 * i, "%2hhx", (unsigned char *) &d[i]) == 1);
+                *ret_size = n;
+                return d;
+        }
         if (strncmp(t, "@pattern:", 9) == 0) {
                 size_t n = strtoul(t + 9, NULL, 10);
                 d = malloc(n + 1);
@@ -62,6 +70,9 @@ typedef struct Case {
         size_t n_files;
         char *options, *smbios;
         PredictInput in;
+        DtbautoMachine machine;
+        Chid chids[CHID_TYPES];
+        char *fdt;
 } Case;
 
 static void case_done(Case *c) {
@@ -75,6 +86,7 @@ static void case_done(Case *c) {
         }
         free(c->options);
         free(c->smbios);
+        free(c->fdt);
 }
 
 static void parse_sections(char *s, Case *c) {
@@ -129,6 +141,17 @@ static void parse_args(char *s, Case *c) {
                         add_file(c, "\\loader\\credentials", v);
                 else if (strcmp(item, "gext") == 0)
                         add_file(c, "\\loader\\extensions", v);
+                else if (strcmp(item, "fdt") == 0) {
+                        c->machine.firmware_devicetree = true;
+                        c->machine.firmware_compatible = c->fdt = strdup(v);
+                        c->in.machine = &c->machine;
+                } else if (strcmp(item, "chid") == 0) {
+                        unsigned t = (unsigned) atoi(v);
+                        ASSERT_TRUE(t < CHID_TYPES && strchr(v, ':'));
+                        ASSERT_OK(chid_from_string(strchr(v, ':') + 1, &c->chids[t]));
+                        c->machine.chids = c->chids;
+                        c->in.machine = &c->machine;
+                }
                 else
                         test_fail(__FILE__, __LINE__, "unknown argument %s", item);
         }
@@ -174,6 +197,9 @@ static void case_line(char *line, int lineno, void *userdata) {
         _cleanup_free_ void *uki = NULL, *loaded = NULL;
         size_t uki_size, loaded_size;
         PcrSet from_memory = {};
+        PeSectionData dtbauto;
+        unsigned profile;
+        bool chosen;
 
         ASSERT_EQ(test_split_fields(line, f, 6), 6);
         parse_sections(f[1], &c);
@@ -190,8 +216,10 @@ static void case_line(char *line, int lineno, void *userdata) {
 
         /* the stub reads the sections from memory: the same events */
         loaded = load_like_firmware(uki, uki_size, &loaded_size);
-        ASSERT_OK(uki_measure_sections(loaded, loaded_size, true, p.n_events && c.in.profile > 0 ? (unsigned) c.in.profile : 0,
-                                       extend_cb, &from_memory));
+        profile = p.n_events && c.in.profile > 0 ? (unsigned) c.in.profile : 0;
+        chosen = c.in.machine && uki_dtbauto_select(loaded, loaded_size, true, profile, &c.machine, &dtbauto, NULL) == 0;
+        ASSERT_OK(uki_measure_sections(loaded, loaded_size, true, profile, chosen ? &dtbauto : NULL, extend_cb,
+                                       &from_memory));
         if (!c.in.phases && !(c.in.options && c.in.options[0] == '@') &&
             strcmp(pcr_hex(&from_memory, 11, PCR_BANK_SHA256, hex), f[3]) != 0)
                 test_fail(__FILE__, __LINE__, "line %d (%s): PCR 11 from the loaded image is %s", lineno, f[0], hex);
