@@ -7,14 +7,20 @@
  * where it was loaded from (StubDeviceURL when that was a URL: firmware HTTP boot, or a boot
  * manager's uki-url), measures as systemd-stub does (sections into PCR 11; profile, command lines,
  * credentials and configuration extensions into PCR 12; system extensions into PCR 13; the rules in
- * src/fundamental), passes a random seed, offers the initrd (with the credentials and extension
- * images of the ESP appended) through LoadFile2 and starts the kernel with the command line.
+ * src/fundamental), passes a random seed, installs the devicetree for this machine (the .dtbauto its
+ * firmware devicetree or its CHIDs choose, else .dtb), offers the initrd (with the credentials and
+ * extension images of the ESP appended) through LoadFile2 and starts the kernel with the command line.
  */
 #include <efi.h>
 #include <efilib.h>
 
+#include "chid.h"
 #include "device-path.h"
+#include "devicetree.h"
+#include "dtbauto.h"
+#include "efi-devicetree.h"
 #include "efi-firmware.h"
+#include "errno-fundamental.h"
 #include "efi-initrd.h"
 #include "efi-log.h"
 #include "efi-random-seed.h"
@@ -255,6 +261,49 @@ static EFI_STATUS combine_initrds(const Section *ucode, const Section *initrd, c
                                                                                        : EFI_SUCCESS;
 }
 
+/* The .dtbauto chosen for this machine (dtbauto.h): by the firmware's devicetree where it has one, else by
+ * the CHIDs of its SMBIOS fields (a missing string is hashed as "", as systemd-stub does). */
+static bool choose_dtbauto(EFI_LOADED_IMAGE *li, unsigned profile, PeSectionData *ret, const char **ret_compatible) {
+        char *fields[_CHID_FIELD_MAX] = {};
+        Chid chids[CHID_TYPES] = {};
+        DtbautoMachine m = {};
+        const void *fw, *table = NULL;
+        size_t fw_size, size = 0;
+        int r;
+
+        fw = firmware_devicetree(&fw_size);
+        if (fw) {
+                m.firmware_devicetree = true;
+                (void) fdt_root_compatible(fw, fw_size, &m.firmware_compatible);
+        } else {
+                (void) firmware_smbios_table(&table, &size);
+                if (chid_fields_from_smbios(table, size, fields) == 0) {
+                        chid_compute_all((const char *const *) fields, chids);
+                        m.chids = chids;
+                }
+        }
+        r = uki_dtbauto_select(li->ImageBase, li->ImageSize, true, profile, &m, ret, ret_compatible);
+        chid_fields_free(fields);
+        if (r == -EBADMSG)
+                log_efi(EFI_INVALID_PARAMETER, "this UKI's .hwids is malformed: no .dtbauto is chosen");
+        return r == 0;
+}
+
+/* The chosen .dtbauto, else .dtb, becomes the kernel's devicetree; neither: the firmware's stays. */
+static void install_devicetree(const PeSectionData *dtbauto, const char *compatible, const Section *dtb) {
+        const void *blob = dtbauto ? dtbauto->data : dtb->data;
+        size_t size = dtbauto ? dtbauto->size : dtb->size;
+        EFI_STATUS s;
+
+        if (!blob || size == 0)
+                return;
+        s = devicetree_install(blob, size);
+        if (EFI_ERROR(s))
+                (void) log_efi(s, "cannot install the UKI's devicetree, the firmware's stays");
+        else if (dtbauto)
+                log_efi_info("devicetree for %s (.dtbauto)", compatible ?: "this machine");
+}
+
 /* Loads the kernel from its section, hands it the command line and starts it: returns only on failure. */
 static EFI_STATUS start_kernel(EFI_HANDLE image, const Section *linux_section, CHAR16 *cmdline) {
         EFI_LOADED_IMAGE *kernel_li = NULL;
@@ -278,7 +327,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         _cleanup_(stub_extras_done) StubExtras extras = {};
         EFI_LOADED_IMAGE *li = NULL;
         EFI_HANDLE initrd_handle = NULL;
-        Section linux_section, initrd_section = {}, cmdline_section = {}, ucode_section = {};
+        Section linux_section, initrd_section = {}, cmdline_section = {}, ucode_section = {}, dtb_section = {};
+        PeSectionData dtbauto;
+        const char *compatible = NULL;
+        bool have_dtbauto;
         Measured m = {};
         StubProfileText profile_text;
         MeasureEvent profile_event;
@@ -303,11 +355,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         (void) find_section(li, profile, ".initrd", &initrd_section);
         (void) find_section(li, profile, ".ucode", &ucode_section);
         (void) find_section(li, profile, ".cmdline", &cmdline_section);
+        (void) find_section(li, profile, ".dtb", &dtb_section);
+        have_dtbauto = choose_dtbauto(li, profile, &dtbauto, &compatible);
 
         /* systemd-stub's order: the profile, the sections, the command lines, then the ESP's files */
         if (stub_measure_profile(profile, &profile_text, &profile_event))
                 (void) tpm_measure_cb(&profile_event, &m.parameters);
-        (void) uki_measure_sections(li->ImageBase, li->ImageSize, true, profile, NULL, tpm_measure_cb, &m.sections);
+        (void) uki_measure_sections(li->ImageBase, li->ImageSize, true, profile, have_dtbauto ? &dtbauto : NULL,
+                                    tpm_measure_cb, &m.sections);
         pass_random_seed(li);
         cmdline = settle_cmdline(options, options_len, &cmdline_section, &m);
         export_variables(li, profile);
@@ -320,6 +375,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         export_pcr_variable(L"StubPcrInitRDSysExts", extras.measured[STUB_SIDECAR_SYSEXTS], TPM2_PCR_SYSEXTS);
         export_pcr_variable(L"StubPcrInitRDConfExts", extras.measured[STUB_SIDECAR_CONFEXTS], TPM2_PCR_KERNEL_CONFIG);
 
+        install_devicetree(have_dtbauto ? &dtbauto : NULL, compatible, &dtb_section);
         s = combine_initrds(&ucode_section, &initrd_section, &extras, &initrd, &initrd_size);
         if (EFI_ERROR(s))
                 return log_efi_fatal(s, "cannot put the initrd together");

@@ -212,3 +212,11 @@ void chid_fields_free(char *fields[static _CHID_FIELD_MAX]) {
                 fields[i] = NULL;
         }
 }
+
+void chid_compute_all(const char *const fields[static _CHID_FIELD_MAX], Chid ret[static CHID_TYPES]) {
+        fassert(fields);
+        fassert(ret);
+
+        for (unsigned t = 0; t < CHID_TYPES; t++)
+                (void) chid_compute(t, fields, &ret[t]);
+}

@@ -63,3 +63,6 @@ int chid_from_string(const char *s, Chid *ret);
  */
 int chid_fields_from_smbios(const void *table, size_t size, char *ret[static _CHID_FIELD_MAX]);
 void chid_fields_free(char *fields[static _CHID_FIELD_MAX]);
+
+/** All the CHIDs of these fields (chid_compute() for each type; a type whose field is missing: zeros). */
+void chid_compute_all(const char *const fields[static _CHID_FIELD_MAX], Chid ret[static CHID_TYPES]);

@@ -145,20 +145,26 @@ def predict(sections, args):
                 profile, o = int(o[1:i]), o[i + 1:] if i < len(o) else ''
         custom = mangle(o)
     base, profiles, current = {}, [], None
-    dtbauto = []    # the base's .dtbauto sections (the cases put none in profiles)
+    candidates = [[]]     # each range's .dtbauto sections: the base's, then each profile's own
     for name, data in sections:
         if name == '.profile':
             profiles.append({'.profile': data})
             current = profiles[-1]
+            candidates.append([])
         elif current is None:
             base.setdefault(name, data)
-            if name == '.dtbauto':
-                dtbauto.append(data)
         else:
             current.setdefault(name, data)
-    chosen = chosen_dtbauto(dtbauto, base.get('.hwids'), args)
+        if name == '.dtbauto':
+            candidates[-1].append(data)
     # "@4294967295" (UINT_MAX) is the base sections only: systemd-stub's find_sections() skips the profile pass
     own = profiles[profile] if profiles and profile != 0xffffffff else {}
+    # the base's choice, which one of the profile's own (with its own .hwids) replaces
+    chosen = chosen_dtbauto(candidates[0], base.get('.hwids'), args)
+    dtbauto = candidates[0][chosen] if chosen is not None else None
+    if own and profile + 1 < len(candidates):
+        mine = chosen_dtbauto(candidates[profile + 1], own.get('.hwids'), args)
+        dtbauto = candidates[profile + 1][mine] if mine is not None else dtbauto
     if profile:
         extend(12, utf16z(str(profile)))
     has_cmdline = False
@@ -168,7 +174,7 @@ def predict(sections, args):
             has_cmdline = True
         # .dtbauto: the one chosen for the machine, if any; .efifw: never chosen
         if name == '.dtbauto':
-            data = dtbauto[chosen] if chosen is not None else None
+            data = dtbauto
         if name in ('.pcrsig', '.efifw') or not data:
             continue
         extend(11, name.encode() + b'\0')
@@ -223,6 +229,8 @@ CASES = [
     ('dtbauto-firmware-none-matches', '.linux=K;.dtbauto=@dtb:a,board;.hwids=@hwids:c4fddaee-8e0c-53ec-8e93-8bcc02d09071>a,board', 'fdt=b,board;chid=3:c4fddaee-8e0c-53ec-8e93-8bcc02d09071'),
     ('dtbauto-by-chid', '.linux=K;.dtbauto=@dtb:a,board;.dtbauto=@dtb:b,board;.hwids=@hwids:c4fddaee-8e0c-53ec-8e93-8bcc02d09071>b,board', 'chid=5:c4fddaee-8e0c-53ec-8e93-8bcc02d09071'),
     ('dtbauto-chid-type-order', '.linux=K;.dtbauto=@dtb:a,board;.dtbauto=@dtb:b,board;.hwids=@hwids:e3f2611c-989a-5274-8acb-e5c30c71aff3>a,board|c4fddaee-8e0c-53ec-8e93-8bcc02d09071>b,board', 'chid=11:e3f2611c-989a-5274-8acb-e5c30c71aff3;chid=3:c4fddaee-8e0c-53ec-8e93-8bcc02d09071'),
+    ('dtbauto-profile-own-wins', '.linux=K;.dtbauto=@dtb:a,board;.profile=ID=p;.dtbauto=@dtb:x,other|a,board;.dtbauto=@dtb:a,board;.cmdline=p', 'profile=0;fdt=a,board'),
+    ('dtbauto-profile-none-keeps-base', '.linux=K;.dtbauto=@dtb:a,board;.profile=ID=p;.dtbauto=@dtb:b,board', 'profile=0;fdt=a,board'),
     ('dtbauto-chid-broad-types-unused', '.linux=K;.dtbauto=@dtb:a,board;.hwids=@hwids:c4fddaee-8e0c-53ec-8e93-8bcc02d09071>a,board', 'chid=14:c4fddaee-8e0c-53ec-8e93-8bcc02d09071'),
 ]
 
