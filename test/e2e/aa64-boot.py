@@ -5,7 +5,9 @@ compiler and gnu-efi:arm64 (tools/cross/aarch64-linux-gnu.ini), both PE32+ image
 it says it has no entries); then an arm64 UKI made by urlbootctl build-uki from the arm64 stub, Debian's
 arm64 kernel and a busybox initrd (the x86-64 stub with that kernel is refused), found by the boot
 manager in /EFI/Linux: Linux runs its init on aarch64 with the UKI's command line, and both programs
-left their EFI variables (LoaderInfo, StubInfo).
+left their EFI variables (LoaderInfo, StubInfo). The UKI carries two .dtbauto devicetrees (QEMU's own,
+with a marker, under two compatibles) and a .hwids naming one by the CHID of the machine's SMBIOS fields
+(-smbios type=1, type=2): the stub installs that one (AAVMF has ACPI, no devicetree) and Linux reads it.
 Then the same from HTTP: AAVMF's HTTP boot fetches the boot manager, whose SMBIOS uki-url entry fetches
 the UKI; both network boot URLs end up in the EFI variables. Skips, saying why, without the cross tools
 or the archive. Run it in a private network namespace (it serves on 127.0.0.1:8080) under
@@ -80,6 +82,38 @@ for path in (manager, stub):
                    f'{os.path.basename(path)}: PE32+, machine 0xAA64, EFI application (machine, subsystem, headers: '
                    f'{tuple(hex(x) for x in h) if h else None})'))
 
+# The machine's SMBIOS fields, whose CHIDs the .hwids names (test/data/chid-cases.py, machine 3: type 3 is
+# c4fddaee-8e0c-53ec-8e93-8bcc02d09071)
+MACHINE_SMBIOS = ['-smbios', 'type=1,manufacturer=urlboot test,family=urlboot boards,product=urlboot board 1,sku=ub-1',
+                  '-smbios', 'type=2,manufacturer=urlboot test,product=ub-base-1']
+MACHINE_CHID3 = 'c4fddaee-8e0c-53ec-8e93-8bcc02d09071'
+VIRT = ['-machine', 'virt', '-cpu', 'cortex-a57', '-m', '1024']
+
+
+def devicetrees(d):
+    """QEMU's devicetree of this machine (dumpdtb) with a marker property, as two blobs: compatible with
+    urlboot,other-board (marker "other") and with urlboot,board-1 (marker "board-1"), and the .hwids
+    descriptions naming board-1 by the machine's type 3 CHID. @return (paths, hwids dir) or None (no dtc)"""
+    if not shutil.which('dtc'):
+        return None
+    raw = os.path.join(d, 'virt.dtb')
+    subprocess.run(['qemu-system-aarch64', '-machine', 'virt,dumpdtb=' + raw] + VIRT[2:] + ['-display', 'none', '-nic', 'none'],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    source = subprocess.run(['dtc', '-q', '-I', 'dtb', '-O', 'dts', raw], check=True, capture_output=True, text=True).stdout
+    paths = []
+    for name, compatible in (('other', '"urlboot,other-board"'), ('board-1', '"urlboot,board-1", "linux,dummy-virt"')):
+        text = source.replace('compatible = "linux,dummy-virt";',
+                              f'compatible = {compatible};\n\turlboot-marker = "{name}";', 1)
+        paths.append(os.path.join(d, name + '.dtb'))
+        subprocess.run(['dtc', '-q', '-I', 'dts', '-O', 'dtb', '-o', paths[-1]], input=text, check=True, text=True)
+    hwids = os.path.join(d, 'hwids')
+    os.makedirs(hwids)
+    with open(os.path.join(hwids, 'board-1.json'), 'w') as f:
+        f.write('{"type": "devicetree", "name": "urlboot board 1", "compatible": "urlboot,board-1", '
+                f'"hwids": ["{MACHINE_CHID3}"]}}\n')
+    return paths, hwids
+
+
 def boot(esp_files, until, limit=300, bootfile=None, smbios=None):
     """Boots AAVMF with an ESP (QEMU's FAT view of a directory) holding esp_files {path: source}, or with
     bootfile: from HTTP (QEMU's DHCP names the URL; the caller serves it on 10.0.2.2, the host's 127.0.0.1)
@@ -91,8 +125,7 @@ def boot(esp_files, until, limit=300, bootfile=None, smbios=None):
             shutil.copy(source, os.path.join(d, 'esp', path))
         shutil.copy(AAVMF_VARS, os.path.join(d, 'vars.fd'))
         log = os.path.join(d, 'serial.log')
-        cmd = ['qemu-system-aarch64', '-machine', 'virt', '-cpu', 'cortex-a57', '-m', '1024',
-               '-accel', 'tcg', '-display', 'none', '-serial', 'file:' + log, '-monitor', 'none',
+        cmd = ['qemu-system-aarch64'] + VIRT + MACHINE_SMBIOS + ['-accel', 'tcg', '-display', 'none', '-serial', 'file:' + log, '-monitor', 'none',
                '-drive', f'if=pflash,format=raw,readonly=on,file={AAVMF_CODE}',
                '-drive', f'if=pflash,format=raw,file={os.path.join(d, "vars.fd")}']
         if bootfile:
@@ -171,6 +204,7 @@ $b mount -t efivarfs efivarfs /{efivar}
 v() {{ $b tail -c +5 /{efivar}/$1-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f 2>/dev/null | $b tr -d '\\000'; }}
 $b echo "URLBOOT-AA64: machine $($b uname -m); cmdline $($b cat /proc/cmdline)"
 $b echo "URLBOOT-AA64: LoaderInfo=$(v LoaderInfo); StubInfo=$(v StubInfo)"
+$b echo "URLBOOT-AA64: devicetree $($b cat /sys/firmware/devicetree/base/urlboot-marker 2>/dev/null || echo none)"
 $b echo "URLBOOT-AA64: LoaderDeviceURL=$(v LoaderDeviceURL); StubDeviceURL=$(v StubDeviceURL)"
 $b poweroff -f
 """)
@@ -179,8 +213,10 @@ $b poweroff -f
     subprocess.run(f'cd {root} && find . | cpio -o -H newc --quiet > {initrd}', shell=True, check=True)
     uki = os.path.join(d, 'debian-arm64.efi')
     cmdline = 'console=ttyAMA0 panic=-1 urlboot.aa64=1'
+    trees = devicetrees(d)
+    dt_options = ['--devicetree-auto=' + p for p in trees[0]] + ['--hwids=' + trees[1]] if trees else []
     p = subprocess.run([os.path.join(build, 'src/bootctl/urlbootctl'), 'build-uki', '--linux=' + vmlinuz,
-                        '--initrd=' + initrd, '--cmdline=' + cmdline, '--stub=' + stub, '--output=' + uki],
+                        '--initrd=' + initrd, '--cmdline=' + cmdline, '--stub=' + stub, '--output=' + uki] + dt_options,
                        capture_output=True, text=True)
     h = pe_header(uki) if p.returncode == 0 else None
     checks.append((h is not None and h[0] == 0xaa64,
@@ -202,7 +238,15 @@ $b poweroff -f
     checks.append((booted, f'the boot manager started the UKI from /EFI/Linux; Linux ran its init on aarch64 with the'
                    f' UKI\'s command line ({seconds:.1f} s)' + ('' if booted else f'; serial: {serial_tail(text)!r}')))
     variables = any('LoaderInfo=urlboot ' in l and 'StubInfo=urlboot-stub ' in l for l in lines)
-    checks.append((variables, f'the boot manager and the stub left LoaderInfo and StubInfo: {lines[-2:-1]!r}'))
+    checks.append((variables, f'the boot manager and the stub left LoaderInfo and StubInfo: {lines[-3:-2]!r}'))
+    if trees:
+        chosen = 'devicetree for urlboot,board-1 (.dtbauto)' in text
+        marker = next((l for l in lines if 'devicetree ' in l), '')
+        checks.append((chosen and marker.endswith('devicetree board-1'),
+                       'the stub chose the .dtbauto the .hwids names for the machine\'s CHID (SMBIOS type 1 and 2; no'
+                       f' firmware devicetree) and Linux runs on it: {marker!r}' + ('' if chosen else f'; serial: {serial_tail(text)!r}')))
+    else:
+        print('# SKIP the .dtbauto check: dtc is not installed (package device-tree-compiler)')
 
     # From HTTP: the firmware's HTTP boot fetches the boot manager; its only entry, an SMBIOS type 11
     # string, is "uki-url :debian-arm64.efi" (next to itself); the stub boots what it fetched.
