@@ -18,6 +18,7 @@
 #include "pe-image.h"
 #include "pe-writer.h"
 #include "random-seed.h"
+#include "sha1.h"
 #include "sha256.h"
 #include "stub-cmdline.h"
 #include "tests.h"
@@ -242,24 +243,48 @@ TEST(cases_against_hashlib) {
         ASSERT_TRUE(run.n >= 20);
 }
 
-TEST(sha256_against_openssl) {
+/* One buffer hashed in two pieces (to cross blocks) by src/fundamental's SHA-1 and SHA-256. */
+static void fundamental_sha1(const uint8_t *data, size_t first, size_t n, uint8_t *ret) {
+        Sha1 c;
+
+        sha1_init(&c);
+        sha1_update(&c, data, first);
+        sha1_update(&c, data + first, n - first);
+        sha1_finish(&c, ret);
+}
+
+static void fundamental_sha256(const uint8_t *data, size_t first, size_t n, uint8_t *ret) {
+        Sha256 c;
+
+        sha256_init(&c);
+        sha256_update(&c, data, first);
+        sha256_update(&c, data + first, n - first);
+        sha256_finish(&c, ret);
+}
+
+TEST(digests_against_openssl) {
+        static const struct {
+                const char *name;
+                void (*ours)(const uint8_t *data, size_t first, size_t n, uint8_t *ret);
+                const EVP_MD *(*theirs)(void);
+        } hashes[] = {
+                { "SHA-1", fundamental_sha1, EVP_sha1 },
+                { "SHA-256", fundamental_sha256, EVP_sha256 },
+        };
         static uint8_t data[3000];
-        uint8_t ours[32], theirs[32];
+        uint8_t ours[EVP_MAX_MD_SIZE], theirs[EVP_MAX_MD_SIZE];
+        unsigned size;
 
         for (size_t i = 0; i < sizeof data; i++)
                 data[i] = (uint8_t) (i * 131 + 7);
         /* every length around the block and padding boundaries, and some beyond */
-        for (size_t n = 0; n < sizeof data; n += n < 200 ? 1 : 97) {
-                Sha256 c;
-                sha256_init(&c);
-                /* in two pieces, to cross blocks */
-                sha256_update(&c, data, n / 3);
-                sha256_update(&c, data + n / 3, n - n / 3);
-                sha256_finish(&c, ours);
-                ASSERT_TRUE(EVP_Digest(data, n, theirs, NULL, EVP_sha256(), NULL) == 1);
-                if (memcmp(ours, theirs, 32) != 0)
-                        test_fail(__FILE__, __LINE__, "SHA-256 of %zu bytes differs from OpenSSL's", n);
-        }
+        for (size_t h = 0; h < ELEMENTSOF(hashes); h++)
+                for (size_t n = 0; n < sizeof data; n += n < 200 ? 1 : 97) {
+                        hashes[h].ours(data, n / 3, n, ours);
+                        ASSERT_TRUE(EVP_Digest(data, n, theirs, &size, hashes[h].theirs(), NULL) == 1);
+                        if (memcmp(ours, theirs, size) != 0)
+                                test_fail(__FILE__, __LINE__, "%s of %zu bytes differs from OpenSSL's", hashes[h].name, n);
+                }
 }
 
 TEST(random_seed_mix) {
