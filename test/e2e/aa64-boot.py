@@ -13,7 +13,9 @@ the UKI; both network boot URLs end up in the EFI variables. Skips, saying why, 
 or the archive. Run it in a private network namespace (it serves on 127.0.0.1:8080) under
 flock /tmp/urlboot-qemu.lock (it boots QEMU). TAP.
 
-  test/netns-run.sh aa64-boot.py BUILDDIR SRCDIR
+  aa64-boot.py --fetch-only BUILDDIR SRCDIR   what the boots need from Debian's archive, into its caches
+  test/netns-run.sh aa64-boot.py BUILDDIR SRCDIR     the boots (test/e2e/aa64-boot.sh runs both: the private
+                                                     network namespace of the boots has no route to the archive)
 """
 import os
 import shutil
@@ -23,8 +25,10 @@ import sys
 import tempfile
 import time
 
-build, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+fetch_only = sys.argv[1] == '--fetch-only'
+build, src = (os.path.abspath(a) for a in sys.argv[2 if fetch_only else 1:][:2])
 GNU_EFI = '/var/cache/urlboot/gnu-efi-arm64'
+DEBS = '/var/cache/urlboot/arm64-debs'
 AAVMF_CODE, AAVMF_VARS = '/usr/share/AAVMF/AAVMF_CODE.fd', '/usr/share/AAVMF/AAVMF_VARS.fd'
 checks = []
 
@@ -36,8 +40,16 @@ def done():
     sys.exit(0 if all(ok for ok, _ in checks) else 1)
 
 
+def skip_rest(what, why):
+    """The checks that cannot run here, each a TAP skip with the reason, then the end."""
+    for w in what:
+        checks.append((True, f'{w} # SKIP {why}'))
+    done()
+
+
 def skip(why):
-    print(f'1..0 # SKIP {why}')
+    if not fetch_only:      # the boots' run says it
+        print(f'1..0 # SKIP {why}')
     sys.exit(0)
 
 
@@ -59,9 +71,33 @@ for tool in ('aarch64-linux-gnu-gcc', 'qemu-system-aarch64'):
         skip(f'{tool} is not installed (tools/install-deps --e2e installs it)')
 if not os.path.exists(AAVMF_CODE):
     skip('AAVMF is not installed (package qemu-efi-aarch64)')
+
+
+def fetch_debs():
+    """Debian's arm64 kernel and busybox into DEBS (kept): None, or why they are not there."""
+    os.makedirs(DEBS, exist_ok=True)
+    kernel_pkg = subprocess.run(['apt-cache', 'depends', 'linux-image-arm64:arm64'], capture_output=True, text=True).stdout
+    kernel_pkg = next((l.split()[1] for l in kernel_pkg.splitlines() if l.strip().startswith('Depends: linux-image-6')), None)
+    have = {n.split('_')[0] for n in os.listdir(DEBS)}
+    want = [p for p in (kernel_pkg, 'busybox-static:arm64') if p and p.split(':')[0] not in have]
+    p = subprocess.run(['apt-get', 'download', '-q', '-o', 'APT::Sandbox::User=root'] + want, cwd=DEBS,
+                       capture_output=True, text=True) if want else None
+    if not kernel_pkg or not deb_files('linux-image-') or not deb_files('busybox-static_'):
+        return (f'Debian\'s arm64 kernel or busybox could not be fetched'
+                f' ({(p.stderr.strip().splitlines() or ["?"])[-1] if p else "no kernel package known"})')
+    return None
+
+
+def deb_files(prefix):
+    return sorted(n for n in os.listdir(DEBS) if n.startswith(prefix) and n.endswith('_arm64.deb'))
+
+
 p = subprocess.run([os.path.join(src, 'tools/cross/gnu-efi-arm64'), GNU_EFI], capture_output=True, text=True)
 if p.returncode != 0:
     skip(f'gnu-efi for arm64 could not be fetched from the archive: {(p.stderr.strip().splitlines() or ["?"])[-1]}')
+debs_error = fetch_debs()
+if fetch_only:
+    sys.exit(0)     # the boots (in their network namespace) say what is missing
 
 cross = os.path.join(build, 'cross-aa64')
 setup = ['meson', 'setup', cross, src, '--cross-file', os.path.join(src, 'tools/cross/aarch64-linux-gnu.ini'),
@@ -97,7 +133,11 @@ def devicetrees(d):
     if not shutil.which('dtc'):
         return None
     raw = os.path.join(d, 'virt.dtb')
-    subprocess.run(['qemu-system-aarch64', '-machine', 'virt,dumpdtb=' + raw] + VIRT[2:] + ['-display', 'none', '-nic', 'none'],
+    # with the firmware, as booted: without it QEMU adds a GPIO controller it leaves out then (whose
+    # registers then abort Linux's first read)
+    subprocess.run(['qemu-system-aarch64', '-machine', 'virt,dumpdtb=' + raw] + VIRT[2:] +
+                   ['-display', 'none', '-nic', 'none', '-drive', f'if=pflash,format=raw,readonly=on,file={AAVMF_CODE}',
+                    '-drive', f'if=pflash,format=raw,readonly=on,file={AAVMF_VARS}'],
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     source = subprocess.run(['dtc', '-q', '-I', 'dtb', '-O', 'dts', raw], check=True, capture_output=True, text=True).stdout
     paths = []
@@ -163,20 +203,12 @@ checks.append((ran, f'AAVMF started urlbootaa64.efi from the ESP: it ran and sai
                + ('' if ran else f'; serial: {serial_tail(text)!r}')))
 
 # An arm64 UKI: Debian's arm64 kernel and a busybox initrd whose init reports and powers off.
-debs = '/var/cache/urlboot/arm64-debs'
-os.makedirs(debs, exist_ok=True)
-kernel_pkg = subprocess.run(['apt-cache', 'depends', 'linux-image-arm64:arm64'], capture_output=True, text=True).stdout
-kernel_pkg = next((l.split()[1] for l in kernel_pkg.splitlines() if l.strip().startswith('Depends: linux-image-6')), None)
-have = {n.split('_')[0] for n in os.listdir(debs)}
-want = [p for p in (kernel_pkg, 'busybox-static:arm64') if p and p.split(':')[0] not in have]
-p = subprocess.run(['apt-get', 'download', '-q', '-o', 'APT::Sandbox::User=root'] + want, cwd=debs,
-                   capture_output=True, text=True) if want else None
-kernel_debs = sorted(n for n in os.listdir(debs) if n.startswith('linux-image-') and n.endswith('_arm64.deb'))
-busybox_debs = sorted(n for n in os.listdir(debs) if n.startswith('busybox-static_') and n.endswith('_arm64.deb'))
-if not kernel_pkg or not kernel_debs or not busybox_debs:
-    print(f'# SKIP the arm64 UKI: Debian\'s arm64 kernel or busybox could not be fetched'
-          f' ({(p.stderr.strip().splitlines() or ["?"])[-1] if p else "no kernel package known"})')
-    done()
+if debs_error:
+    skip_rest(['build-uki makes an arm64 UKI', 'the boot manager starts it from the ESP', 'LoaderInfo and StubInfo',
+               'the .dtbauto for the machine', 'AAVMF HTTP-boots the boot manager', 'its uki-url entry boots the UKI',
+               'both network boot URLs recorded'], debs_error)
+debs = DEBS
+kernel_debs, busybox_debs = deb_files('linux-image-'), deb_files('busybox-static_')
 
 with tempfile.TemporaryDirectory() as d:
     x = os.path.join(d, 'x')
@@ -246,7 +278,7 @@ $b poweroff -f
                        'the stub chose the .dtbauto the .hwids names for the machine\'s CHID (SMBIOS type 1 and 2; no'
                        f' firmware devicetree) and Linux runs on it: {marker!r}' + ('' if chosen else f'; serial: {serial_tail(text)!r}')))
     else:
-        print('# SKIP the .dtbauto check: dtc is not installed (package device-tree-compiler)')
+        checks.append((True, 'the .dtbauto for the machine # SKIP dtc is not installed (package device-tree-compiler)'))
 
     # From HTTP: the firmware's HTTP boot fetches the boot manager; its only entry, an SMBIOS type 11
     # string, is "uki-url :debian-arm64.efi" (next to itself); the stub boots what it fetched.
@@ -272,7 +304,9 @@ $b poweroff -f
     checks.append((started, 'AAVMF HTTP-booted urlbootaa64.efi from http://10.0.2.2:8080/ (the firmware\'s HTTP boot)'
                    + ('' if started else f'; serial: {serial_tail(text)!r}')))
     booted = any('machine aarch64; cmdline ' + cmdline in l for l in lines)
-    checks.append((booted, f'its uki-url entry fetched the arm64 UKI over HTTP and Linux ran ({seconds:.1f} s from power-on)'
+    on_its_tree = not trees or any(l.endswith('devicetree board-1') for l in lines)
+    checks.append((booted and on_its_tree, f'its uki-url entry fetched the arm64 UKI over HTTP and Linux ran'
+                   f'{" on the devicetree chosen for the machine" if trees else ""} ({seconds:.1f} s from power-on)'
                    + ('' if booted else f'; serial: {serial_tail(text)!r}')))
     urls = next((l for l in lines if 'LoaderDeviceURL=' in l), '')
     want = ('LoaderDeviceURL=http://10.0.2.2:8080/urlbootaa64.efi', 'StubDeviceURL=http://10.0.2.2:8080/debian-arm64.efi')
