@@ -16,6 +16,7 @@
 #include "string-util.h"
 #include "verb-build-manager.h"
 #include "verb-build-uki.h"
+#include "verb-chid.h"
 #include "verb-event-log.h"
 #include "verb-keys.h"
 #include "verb-list.h"
@@ -85,6 +86,8 @@ static const Verb verbs[] = {
           &verb_measure_table },
         { "event-log", "event-log", "replay the firmware's TPM event log and check it against the PCRs",
           verb_event_log, NULL, true, &verb_event_log_table },
+        { "chid", "chid", "this machine's CHIDs, as the stub matches a UKI's .hwids with them", verb_chid, NULL, true,
+          &verb_chid_table },
         { "random-seed", "random-seed", "set LoaderSystemToken (and the ESP's random seed) for the kernel's seed",
           verb_random_seed, NULL, false, &verb_random_seed_table },
         { "set-default", "set-default, set-oneshot, set-timeout, set-timeout-oneshot",

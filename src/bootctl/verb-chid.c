@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file
+ * urlbootctl chid: the CHIDs (Computer Hardware IDs) of this machine, computed by the code urlboot's stub runs
+ * (src/fundamental/chid.c) from the firmware's SMBIOS table as the kernel exports it
+ * (/sys/firmware/dmi/tables/DMI), or from a saved table (--smbios=FILE, e.g. a copy of that file taken on
+ * another machine): what to write in the "hwids" of a device description for build-uki --hwids=. Like
+ * systemd-analyze chid (systemd 258 and later, which Debian 12 lacks), one row per CHID the machine has;
+ * only the types the stub matches with are shown (3-11: systemd-stub matches 17-15 by the display's EDID,
+ * which urlboot does not read).
+ */
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chid.h"
+#include "exit-status.h"
+#include "fileio.h"
+#include "json-writer.h"
+#include "log.h"
+#include "macro.h"
+#include "verb-chid.h"
+
+#define DMI_TABLE "/sys/firmware/dmi/tables/DMI"
+#define SMBIOS_TABLE_MAX (1 << 20)
+
+/* The types the stub matches a .hwids entry with (hwids.c), in the order shown. */
+static const unsigned shown_types[] = { 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+
+/* The field letters of a type, as systemd-analyze chid prints its INPUT column. */
+static void input_column(unsigned t, char buf[static _CHID_FIELD_MAX + 1]) {
+        static const char letters[_CHID_FIELD_MAX] = "MFPSmpBvRreE";
+        uint32_t f = chid_type_fields(t);
+
+        for (size_t i = 0; i < _CHID_FIELD_MAX; i++)
+                buf[i] = f & (UINT32_C(1) << i) ? letters[i] : '-';
+        buf[_CHID_FIELD_MAX] = 0;
+}
+
+static void print_table(const Chid chids[static CHID_TYPES], char *const fields[static _CHID_FIELD_MAX]) {
+        static const char *const names[] = { "manufacturer", "family", "product-name", "product-sku",
+                                             "baseboard-manufacturer", "baseboard-product" };
+        char input[_CHID_FIELD_MAX + 1], text[37];
+
+        printf("TYPE %-12s CHID\n", "INPUT");
+        for (size_t i = 0; i < ELEMENTSOF(shown_types); i++) {
+                unsigned t = shown_types[i];
+
+                if (chid_is_null(&chids[t]))
+                        continue;
+                input_column(t, input);
+                chid_to_string(&chids[t], text);
+                printf("%4u %s %s\n", t, input, text);
+        }
+        printf("\n");
+        for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                printf("%c %s: \"%s\"\n", "MFPSmp"[i], names[i], fields[i]);
+}
+
+static void print_json(const Chid chids[static CHID_TYPES]) {
+        char input[_CHID_FIELD_MAX + 1], text[37];
+        bool first = true;
+
+        putchar('[');
+        for (size_t i = 0; i < ELEMENTSOF(shown_types); i++) {
+                unsigned t = shown_types[i];
+
+                if (chid_is_null(&chids[t]))
+                        continue;
+                input_column(t, input);
+                chid_to_string(&chids[t], text);
+                fputs(first ? "{" : ",{", stdout);
+                first = false;
+                json_write_key(stdout, "type", true);
+                printf("%u", t);
+                json_write_key(stdout, "input", false);
+                json_write_string(stdout, input);
+                json_write_key(stdout, "chid", false);
+                json_write_string(stdout, text);
+                putchar('}');
+        }
+        puts("]");
+}
+
+enum { ARG_SMBIOS = 0x100, ARG_JSON };
+
+static const OptionRow chid_options[] = {
+        OPTION_ROW_HELP,
+        { "smbios", 0, ARG_SMBIOS, OPTION_REQUIRED, "FILE",
+          "an SMBIOS structure table (default: " DMI_TABLE ")", "file" },
+        { "json", 0, ARG_JSON, OPTION_SWITCH, NULL, "JSON output", NULL },
+};
+
+const CommandTable verb_chid_table = {
+        .name = "urlbootctl chid",
+        .summary = "Show this machine's CHIDs as urlboot's stub computes them from its SMBIOS fields (types\n"
+                   "3-11, those a .hwids entry is matched with): what a device description for\n"
+                   "build-uki --hwids= lists under \"hwids\". --smbios=FILE reads a saved table instead.",
+        .options = chid_options,
+        .n_options = ELEMENTSOF(chid_options),
+};
+
+int verb_chid(int argc, char *argv[], const void *data) {
+        _cleanup_free_ char *table = NULL;
+        const char *path = DMI_TABLE;
+        char *fields[_CHID_FIELD_MAX];
+        Chid chids[CHID_TYPES];
+        bool json = false;
+        OptionParser p;
+        char **args;
+        size_t size;
+        int nargs, c, r;
+
+        assert(argv);
+
+        if (option_parser_init(&p, &verb_chid_table, argc, argv) < 0)
+                return log_oom();
+        while ((c = option_next(&p)) > 0)
+                switch (c) {
+                case 'h': option_parser_done(&p); return command_table_help(&verb_chid_table, stdout);
+                case ARG_SMBIOS: path = p.argument; break;
+                case ARG_JSON: json = true; break;
+                }
+        r = c < 0 ? c : option_parser_arguments(&p, &nargs, &args);
+        option_parser_done(&p);
+        if (r < 0)
+                return r;
+        r = read_full_file(path, SMBIOS_TABLE_MAX, &table, &size);
+        if (r < 0)
+                return log_error_errno(r, "Failed to read the SMBIOS table %s: %m%s", path,
+                                       r == -ENOENT && path == (const char *) DMI_TABLE
+                                               ? " (a machine without SMBIOS, or a kernel without DMI: give --smbios=FILE)"
+                                               : "");
+        if (chid_fields_from_smbios(table, size, fields) < 0)
+                return log_oom();
+        if (!fields[CHID_MANUFACTURER][0])
+                log_notice("%s names no manufacturer (SMBIOS type 1): these are the CHIDs of empty fields, which the "
+                           "stub computes alike on such a machine.", path);
+        chid_compute_all((const char *const *) fields, chids);
+        if (json)
+                print_json(chids);
+        else
+                print_table(chids, fields);
+        chid_fields_free(fields);
+        return 0;
+}
