@@ -29,56 +29,55 @@
 /* The types the stub matches a .hwids entry with (hwids.c), in the order shown. */
 static const unsigned shown_types[] = { 3, 4, 5, 6, 7, 8, 9, 10, 11 };
 
-/* The field letters of a type, as systemd-analyze chid prints its INPUT column. */
-static void input_column(unsigned t, char buf[static _CHID_FIELD_MAX + 1]) {
+/* One row of the output: a CHID the machine has, of a type the stub matches with. */
+typedef struct ChidRow {
+        unsigned type;
+        char input[_CHID_FIELD_MAX + 1];        /* the field letters, as systemd-analyze chid's INPUT column */
+        char chid[37];
+} ChidRow;
+
+static size_t chid_rows(const Chid chids[static CHID_TYPES], ChidRow rows[static ELEMENTSOF(shown_types)]) {
         static const char letters[_CHID_FIELD_MAX] = "MFPSmpBvRreE";
-        uint32_t f = chid_type_fields(t);
+        size_t n = 0;
 
-        for (size_t i = 0; i < _CHID_FIELD_MAX; i++)
-                buf[i] = f & (UINT32_C(1) << i) ? letters[i] : '-';
-        buf[_CHID_FIELD_MAX] = 0;
-}
-
-static void print_table(const Chid chids[static CHID_TYPES], char *const fields[static _CHID_FIELD_MAX]) {
-        static const char *const names[] = { "manufacturer", "family", "product-name", "product-sku",
-                                             "baseboard-manufacturer", "baseboard-product" };
-        char input[_CHID_FIELD_MAX + 1], text[37];
-
-        printf("TYPE %-12s CHID\n", "INPUT");
         for (size_t i = 0; i < ELEMENTSOF(shown_types); i++) {
                 unsigned t = shown_types[i];
+                uint32_t f = chid_type_fields(t);
 
                 if (chid_is_null(&chids[t]))
                         continue;
-                input_column(t, input);
-                chid_to_string(&chids[t], text);
-                printf("%4u %s %s\n", t, input, text);
+                rows[n].type = t;
+                for (size_t k = 0; k < _CHID_FIELD_MAX; k++)
+                        rows[n].input[k] = f & (UINT32_C(1) << k) ? letters[k] : '-';
+                rows[n].input[_CHID_FIELD_MAX] = 0;
+                chid_to_string(&chids[t], rows[n].chid);
+                n++;
         }
+        return n;
+}
+
+static void print_table(const ChidRow *rows, size_t n, char *const fields[static _CHID_FIELD_MAX]) {
+        static const char *const names[] = { "manufacturer", "family", "product-name", "product-sku",
+                                             "baseboard-manufacturer", "baseboard-product" };
+
+        printf("TYPE %-12s CHID\n", "INPUT");
+        for (size_t i = 0; i < n; i++)
+                printf("%4u %s %s\n", rows[i].type, rows[i].input, rows[i].chid);
         printf("\n");
         for (size_t i = 0; i < ELEMENTSOF(names); i++)
                 printf("%c %s: \"%s\"\n", "MFPSmp"[i], names[i], fields[i]);
 }
 
-static void print_json(const Chid chids[static CHID_TYPES]) {
-        char input[_CHID_FIELD_MAX + 1], text[37];
-        bool first = true;
-
+static void print_json(const ChidRow *rows, size_t n) {
         putchar('[');
-        for (size_t i = 0; i < ELEMENTSOF(shown_types); i++) {
-                unsigned t = shown_types[i];
-
-                if (chid_is_null(&chids[t]))
-                        continue;
-                input_column(t, input);
-                chid_to_string(&chids[t], text);
-                fputs(first ? "{" : ",{", stdout);
-                first = false;
+        for (size_t i = 0; i < n; i++) {
+                fputs(i == 0 ? "{" : ",{", stdout);
                 json_write_key(stdout, "type", true);
-                printf("%u", t);
+                printf("%u", rows[i].type);
                 json_write_key(stdout, "input", false);
-                json_write_string(stdout, input);
+                json_write_string(stdout, rows[i].input);
                 json_write_key(stdout, "chid", false);
-                json_write_string(stdout, text);
+                json_write_string(stdout, rows[i].chid);
                 putchar('}');
         }
         puts("]");
@@ -107,10 +106,11 @@ int verb_chid(int argc, char *argv[], const void *data) {
         const char *path = DMI_TABLE;
         char *fields[_CHID_FIELD_MAX];
         Chid chids[CHID_TYPES];
+        ChidRow rows[ELEMENTSOF(shown_types)];
         bool json = false;
         OptionParser p;
         char **args;
-        size_t size;
+        size_t size, n;
         int nargs, c, r;
 
         assert(argv);
@@ -139,10 +139,11 @@ int verb_chid(int argc, char *argv[], const void *data) {
                 log_notice("%s names no manufacturer (SMBIOS type 1): these are the CHIDs of empty fields, which the "
                            "stub computes alike on such a machine.", path);
         chid_compute_all((const char *const *) fields, chids);
+        n = chid_rows(chids, rows);
         if (json)
-                print_json(chids);
+                print_json(rows, n);
         else
-                print_table(chids, fields);
+                print_table(rows, n, fields);
         chid_fields_free(fields);
         return 0;
 }

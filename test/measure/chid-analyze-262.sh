@@ -10,18 +10,8 @@ ctl=$1 src=$2
 tmp=$(mktemp -d /tmp/urlboot-chid-oracle.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 . "$src/test/tap.sh"
-
-version=$("$src/tools/reference/systemd-unstable" --version 2>"$tmp/err")
-rc=$?
-if [ $rc = 77 ]; then
-	echo "1..0 # SKIP the reference tree cannot be built: $(tail -1 "$tmp/err")"
-	exit 0
-elif [ $rc != 0 ]; then
-	echo "1..1"
-	echo "not ok 1 - the reference tree (tools/reference/systemd-unstable) failed"
-	sed 's/^/# /' "$tmp/err"
-	exit 1
-fi
+. "$src/test/reference-version.sh"
+reference_version "$src"
 
 # machine NAME M F P S m p: the SMBIOS table (types 1 and 2) and the sysfs files of these fields
 machine() {

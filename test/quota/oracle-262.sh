@@ -11,17 +11,8 @@ table=$src/test/data/dirquota-cases.tsv
 tmp=$(mktemp -d /tmp/urlboot-dirquota-oracle.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-version=$("$src/tools/reference/systemd-unstable" --version 2>"$tmp/err")
-rc=$?
-if [ $rc = 77 ]; then
-	echo "1..0 # SKIP the reference tree cannot be built: $(tail -1 "$tmp/err")"
-	exit 0
-elif [ $rc != 0 ]; then
-	echo "1..1"
-	echo "not ok 1 - the reference tree (tools/reference/systemd-unstable) failed:"
-	sed 's/^/# /' "$tmp/err"
-	exit 1
-fi
+. "$src/test/reference-version.sh"
+reference_version "$src"
 major=${version%% *}
 
 grep -v '^#' "$table" | grep -v '^$' > "$tmp/cases"
