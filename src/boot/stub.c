@@ -271,9 +271,9 @@ static bool choose_dtbauto(EFI_LOADED_IMAGE *li, unsigned profile, PeSectionData
         size_t fw_size, size = 0;
         int r;
 
-        if (pe_find_section(li->ImageBase, li->ImageSize, ".dtbauto", true, &(const uint8_t *) { NULL }, &size) < 0)
+        /* (the profile's own .dtbauto, else the base's) */
+        if (!find_section(li, profile, ".dtbauto", &(Section) {}))
                 return false;   /* most UKIs: nothing to choose, no CHIDs to compute */
-        size = 0;
         fw = firmware_devicetree(&fw_size);
         if (fw) {
                 m.firmware_devicetree = true;
