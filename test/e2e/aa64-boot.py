@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
-"""The arm64 UEFI programs (issue 43, first steps): cross-built from this tree with Debian's cross
-compiler and gnu-efi:arm64 (tools/cross/aarch64-linux-gnu.ini), both PE32+ images for AArch64 (machine
-0xAA64, EFI application); AAVMF in qemu-system-aarch64 (TCG) starts the boot manager from an ESP (alone:
-it says it has no entries); then an arm64 UKI made by urlbootctl build-uki from the arm64 stub, Debian's
-arm64 kernel and a busybox initrd (the x86-64 stub with that kernel is refused), found by the boot
-manager in /EFI/Linux: Linux runs its init on aarch64 with the UKI's command line, and both programs
-left their EFI variables (LoaderInfo, StubInfo). The UKI carries two .dtbauto devicetrees (QEMU's own,
-with a marker, under two compatibles) and a .hwids naming one by the CHID of the machine's SMBIOS fields
-(-smbios type=1, type=2): the stub installs that one (AAVMF has ACPI, no devicetree) and Linux reads it.
-Then the same from HTTP: AAVMF's HTTP boot fetches the boot manager, whose SMBIOS uki-url entry fetches
-the UKI; both network boot URLs end up in the EFI variables. Skips, saying why, without the cross tools
-or the archive. Run it in a private network namespace (it serves on 127.0.0.1:8080) under
+"""arm64 end to end (issue 43): urlboot cross-built from this tree (tools/cross/setup-aa64: the UEFI
+programs, PE32+ for AArch64, and the userspace tools); AAVMF in qemu-system-aarch64 (TCG) starts the boot
+manager from an ESP (alone: it says it has no entries); then an arm64 UKI made by urlbootctl build-uki from
+the arm64 stub, Debian's arm64 kernel and a busybox initrd (the x86-64 stub with that kernel is refused),
+found by the boot manager in /EFI/Linux: Linux runs its init on aarch64 with the UKI's command line, and
+both programs left their EFI variables (LoaderInfo, StubInfo). The UKI carries two .dtbauto devicetrees
+(QEMU's own, with a marker, under two compatibles) and a .hwids naming one by the CHID of the machine's
+SMBIOS fields (-smbios type=1, type=2): the stub installs that one (AAVMF has ACPI, no devicetree) and
+Linux reads it. Then from HTTP: AAVMF's HTTP boot fetches the boot manager (a Uri() boot entry that
+urlbootctl add-uri wrote into AAVMF's variable store), whose SMBIOS uki-url entry
+fetches a UKI whose initrd dracut made in an arm64 Debian 12 tree (test/e2e/aa64_system.py) with urlboot's
+module and the cross build's programs: it pulls image.raw.zst by bootorigin, attaches it, finds the arm64
+root partition (make-disk-image --arch=arm64) and switches into it, where urlbootctl status (arm64) shows
+both network boot URLs; the boot's timeline is printed as a TAP comment. Skips, saying why, without the
+cross tools or the archive. Run it in a private network namespace (it serves on 127.0.0.1:8080) under
 flock /tmp/urlboot-qemu.lock (it boots QEMU). TAP.
 
-  aa64-boot.py --fetch-only BUILDDIR SRCDIR   what the boots need from Debian's archive, into its caches
+  aa64-boot.py --fetch-only BUILDDIR SRCDIR   what the boots need from Debian's archive, into its caches (and
+                                              the initrd, when BUILDDIR/cross-aa64 is there)
   test/netns-run.sh aa64-boot.py BUILDDIR SRCDIR     the boots (test/e2e/aa64-boot.sh runs both: the private
                                                      network namespace of the boots has no route to the archive)
 """
@@ -24,6 +28,15 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import aa64_system  # noqa: E402
+import importlib.util  # noqa: E402
+# the milestones of the x86-64 boots' timeline (tools/e2e/boot.py), to set this one's beside them
+_spec = importlib.util.spec_from_file_location('e2e_boot', os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                        '../../tools/e2e/boot.py'))
+e2e_boot = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(e2e_boot)
 
 fetch_only = sys.argv[1] == '--fetch-only'
 build, src = (os.path.abspath(a) for a in sys.argv[2 if fetch_only else 1:][:2])
@@ -96,19 +109,32 @@ p = subprocess.run([os.path.join(src, 'tools/cross/gnu-efi-arm64'), GNU_EFI], ca
 if p.returncode != 0:
     skip(f'gnu-efi for arm64 could not be fetched from the archive: {(p.stderr.strip().splitlines() or ["?"])[-1]}')
 debs_error = fetch_debs()
+
+
+def system_tree():
+    """The arm64 Debian tree of the network boot's initrd: (path, None) or (None, why not)."""
+    if not os.path.exists('/proc/sys/fs/binfmt_misc/qemu-aarch64'):
+        return None, 'binfmt_misc does not run arm64 programs (tools/install-deps --arm64: qemu-user-static)'
+    if not shutil.which('mmdebstrap') or debs_error:
+        return None, debs_error or 'mmdebstrap is missing (tools/install-deps)'
+    return aa64_system.tree('/var/cache/urlboot', os.path.join(DEBS, deb_files('linux-image-')[-1]))
+
+
+tree, tree_error = system_tree()
+cross = os.path.join(build, 'cross-aa64')
+
+
 if fetch_only:
+    # tools/test prepares the initrd beside the x86-64 boots, once it has made the cross build
+    if tree and os.path.exists(os.path.join(cross, 'build.ninja')):
+        aa64_system.initrd(tree, cross, src)
     sys.exit(0)     # the boots (in their network namespace) say what is missing
 
-cross = os.path.join(build, 'cross-aa64')
-setup = ['meson', 'setup', cross, src, '--cross-file', os.path.join(src, 'tools/cross/aarch64-linux-gnu.ini'),
-         '-Duserspace=false', '-Defi=enabled', '-Dgnu-efi-prefix=' + GNU_EFI + '/usr']
-if os.path.exists(os.path.join(cross, 'build.ninja')):
-    setup = ['meson', 'configure', cross, '-Dgnu-efi-prefix=' + GNU_EFI + '/usr']
-p = subprocess.run(setup, capture_output=True, text=True)
-if p.returncode == 0:
-    p = subprocess.run(['ninja', '-C', cross], capture_output=True, text=True)
+p = subprocess.run([os.path.join(src, 'tools/cross/setup-aa64'), build], capture_output=True, text=True)
+if p.returncode == 77:
+    skip(p.stderr.strip())
 manager, stub = os.path.join(cross, 'src/boot/urlbootaa64.efi'), os.path.join(cross, 'src/boot/urlboot-stubaa64.efi')
-checks.append((p.returncode == 0, 'the UEFI programs cross-built for AArch64 (tools/cross/aarch64-linux-gnu.ini, -Duserspace=false)'
+checks.append((p.returncode == 0, 'urlboot cross-built for AArch64 (tools/cross/setup-aa64: aarch64-linux-gnu.ini, gnu-efi:arm64)'
                + ('' if p.returncode == 0 else ': ' + ' '.join((p.stdout + p.stderr).strip().splitlines()[-3:]))))
 if p.returncode != 0:
     done()
@@ -154,50 +180,80 @@ def devicetrees(d):
     return paths, hwids
 
 
-def boot(esp_files, until, limit=300, bootfile=None, smbios=None):
+def boot(esp_files, until, limit=300, smbios=None, vars_in=None, vars_out=None):
     """Boots AAVMF with an ESP (QEMU's FAT view of a directory) holding esp_files {path: source}, or with
-    bootfile: from HTTP (QEMU's DHCP names the URL; the caller serves it on 10.0.2.2, the host's 127.0.0.1)
-    with an SMBIOS type 11 string; @return the serial output once it holds until (or at the limit, or
-    when QEMU ends), the seconds."""
+    smbios (an SMBIOS type 11 string) from the network: vars_in then holds the Boot#### entry of the URL
+    (the caller serves it on 10.0.2.2, the host's 127.0.0.1). The variable store is a copy of vars_in
+    (default AAVMF's blank one), kept as vars_out. @return the serial output once it holds until (or at
+    the limit, or when QEMU ends), the seconds, and when each milestone of tools/e2e/boot.py was first seen."""
     with tempfile.TemporaryDirectory() as d:
         for path, source in esp_files.items():
             os.makedirs(os.path.dirname(os.path.join(d, 'esp', path)), exist_ok=True)
             shutil.copy(source, os.path.join(d, 'esp', path))
-        shutil.copy(AAVMF_VARS, os.path.join(d, 'vars.fd'))
+        shutil.copy(vars_in or AAVMF_VARS, os.path.join(d, 'vars.fd'))
         log = os.path.join(d, 'serial.log')
         cmd = ['qemu-system-aarch64'] + VIRT + MACHINE_SMBIOS + ['-accel', 'tcg', '-display', 'none', '-serial', 'file:' + log, '-monitor', 'none',
                '-drive', f'if=pflash,format=raw,readonly=on,file={AAVMF_CODE}',
                '-drive', f'if=pflash,format=raw,file={os.path.join(d, "vars.fd")}']
-        if bootfile:
-            # HTTP boot only: no PXE attempts first
-            cmd += ['-netdev', f'user,id=n0,ipv6=off,bootfile={bootfile}', '-device', 'virtio-net-pci,netdev=n0,romfile=',
-                    '-fw_cfg', 'name=opt/org.tianocore/IPv4PXESupport,string=no',
-                    '-fw_cfg', 'name=opt/org.tianocore/IPv6Support,string=no',
+        if smbios:
+            cmd += ['-netdev', 'user,id=n0,ipv6=off', '-device', 'virtio-net-pci,netdev=n0,romfile=',
                     '-smbios', f'type=11,value={smbios}']
         else:
             cmd = ['unshare', '-n'] + cmd + ['-nic', 'none', '-drive', f'file=fat:rw:{os.path.join(d, "esp")},format=raw,if=virtio']
         start = time.monotonic()
         q = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         text = ''
+        seen = {}
         while time.monotonic() - start < limit:
             ended = q.poll() is not None
             time.sleep(0.5)
             with open(log, 'rb') as f:
                 text = f.read().decode('utf-8', 'replace').replace('\r', '')
+            plain = e2e_boot.ANSI.sub('', text)
+            for name, rx in e2e_boot.MILESTONES:
+                if name not in seen and rx.search(plain):
+                    seen[name] = round(time.monotonic() - start, 1)
             if until in text or ended:
                 break
         seconds = time.monotonic() - start
         q.kill()
         q.wait()
-    return text, seconds
+        if vars_out:
+            shutil.copy(os.path.join(d, 'vars.fd'), vars_out)
+    return text, seconds, seen
 
 
 def serial_tail(text):
     return ' | '.join(l for l in text.splitlines()[-5:] if l.strip())
 
 
+def report_init(root=False):
+    """The init that reports (the busybox initrd's; root: the pulled root's, which also names its device and
+    prints urlbootctl status), then powers off."""
+    efivar = 'sys/firmware/efi/efivars'
+    extra = '' if not root else """$b echo URLBOOT-ROOT-OK
+$b echo "URLBOOT-AA64: root $($b awk '$2 == "/" { d = $1 } END { print d }' /proc/mounts)"
+/usr/bin/urlbootctl status 2>&1 | $b sed 's/^/URLBOOT-AA64-STATUS: /'
+"""
+    return f"""#!/bin/busybox sh
+b=/bin/busybox
+$b mount -t proc proc /proc 2>/dev/null
+$b mount -t sysfs sysfs /sys 2>/dev/null
+[ -e /efivarfs.ko ] && $b insmod /efivarfs.ko
+$b mount -t efivarfs efivarfs /{efivar} 2>/dev/null
+v() {{ $b tail -c +5 /{efivar}/$1-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f 2>/dev/null | $b tr -d '\\000'; }}
+$b echo "URLBOOT-AA64: machine $($b uname -m); cmdline $($b cat /proc/cmdline)"
+$b echo "URLBOOT-AA64: LoaderInfo=$(v LoaderInfo); StubInfo=$(v StubInfo)"
+$b echo "URLBOOT-AA64: devicetree $($b cat /sys/firmware/devicetree/base/urlboot-marker 2>/dev/null || echo none)"
+{extra}$b echo "URLBOOT-AA64: LoaderDeviceURL=$(v LoaderDeviceURL); StubDeviceURL=$(v StubDeviceURL)"
+$b poweroff -f
+"""
+
+
 # The boot manager alone, as the removable-media default of an ESP.
-text, seconds = boot({'EFI/BOOT/BOOTAA64.EFI': manager}, 'no boot entries')
+# (its variable store, which AAVMF formats on its first start, is the network boot's: see there)
+formatted_vars = os.path.join(cross, 'aavmf-vars-formatted.fd')
+text, seconds, _ = boot({'EFI/BOOT/BOOTAA64.EFI': manager}, 'no boot entries', vars_out=formatted_vars)
 ran = 'urlboot boot manager' in text and 'no boot entries' in text
 checks.append((ran, f'AAVMF started urlbootaa64.efi from the ESP: it ran and said it has no entries ({seconds:.1f} s)'
                + ('' if ran else f'; serial: {serial_tail(text)!r}')))
@@ -225,21 +281,8 @@ with tempfile.TemporaryDirectory() as d:
     modules = os.path.join(x, 'lib/modules')
     kver = sorted(os.listdir(modules))[-1]
     shutil.copy(os.path.join(modules, kver, 'kernel/fs/efivarfs/efivarfs.ko'), os.path.join(root, 'efivarfs.ko'))
-    efivar = 'sys/firmware/efi/efivars'
     with open(os.path.join(root, 'init'), 'w') as f:
-        f.write(f"""#!/bin/busybox sh
-b=/bin/busybox
-$b mount -t proc proc /proc
-$b mount -t sysfs sysfs /sys
-$b insmod /efivarfs.ko
-$b mount -t efivarfs efivarfs /{efivar}
-v() {{ $b tail -c +5 /{efivar}/$1-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f 2>/dev/null | $b tr -d '\\000'; }}
-$b echo "URLBOOT-AA64: machine $($b uname -m); cmdline $($b cat /proc/cmdline)"
-$b echo "URLBOOT-AA64: LoaderInfo=$(v LoaderInfo); StubInfo=$(v StubInfo)"
-$b echo "URLBOOT-AA64: devicetree $($b cat /sys/firmware/devicetree/base/urlboot-marker 2>/dev/null || echo none)"
-$b echo "URLBOOT-AA64: LoaderDeviceURL=$(v LoaderDeviceURL); StubDeviceURL=$(v StubDeviceURL)"
-$b poweroff -f
-""")
+        f.write(report_init())
     os.chmod(os.path.join(root, 'init'), 0o755)
     initrd = os.path.join(d, 'initrd.cpio')
     subprocess.run(f'cd {root} && find . | cpio -o -H newc --quiet > {initrd}', shell=True, check=True)
@@ -264,7 +307,7 @@ $b poweroff -f
     said = p.stderr.strip()
     checks.append((p.returncode == 1 and len(said.splitlines()) == 1 and 'x86-64' in said and 'arm64' in said
                    and not os.path.exists(mixed), f'build-uki refuses the x86-64 stub with the arm64 kernel: {said!r}'))
-    text, seconds = boot({'EFI/BOOT/BOOTAA64.EFI': manager, 'EFI/Linux/debian-arm64.efi': uki}, 'DeviceURL=')
+    text, seconds, _ = boot({'EFI/BOOT/BOOTAA64.EFI': manager, 'EFI/Linux/debian-arm64.efi': uki}, 'DeviceURL=')
     lines = [l for l in text.splitlines() if l.startswith('URLBOOT-AA64:')]
     booted = any('machine aarch64; cmdline ' + cmdline in l for l in lines)
     checks.append((booted, f'the boot manager started the UKI from /EFI/Linux; Linux ran its init on aarch64 with the'
@@ -281,11 +324,31 @@ $b poweroff -f
         checks.append((True, 'the .dtbauto for the machine # SKIP dtc is not installed (package device-tree-compiler)'))
 
     # From HTTP: the firmware's HTTP boot fetches the boot manager; its only entry, an SMBIOS type 11
-    # string, is "uki-url :debian-arm64.efi" (next to itself); the stub boots what it fetched.
+    # string, is "uki-url :debian-arm64.efi" (next to itself); the stub boots what it fetched. With the
+    # arm64 tree, that UKI's initrd is dracut's with urlboot's module and the cross build's programs: it pulls
+    # image.raw.zst from where the UKI came from (bootorigin), attaches it, finds the arm64 root partition
+    # and switches into it, where urlbootctl (arm64) reports.
+    system_error = None     # a failure of the pieces below (the tree's absence is a skip: tree_error)
+    if tree:
+        system_initrd_path, system_error = aa64_system.initrd(tree, cross, src)
+    if tree and not system_error:
+        aa64_system.root_tree(tree, os.path.join(cross, 'e2e-stage'), os.path.join(x, 'bin/busybox'), report_init(root=True), os.path.join(d, 'rootfs'))
+        subprocess.run([os.path.join(src, 'tools/image/make-disk-image'), '--arch=arm64', os.path.join(d, 'rootfs'),
+                        os.path.join(d, 'image.raw')], check=True, stdout=subprocess.DEVNULL)
+        cmdline = ('console=ttyAMA0 panic=-1 urlboot.aa64=1 rd.systemd.pull=raw,machine,verify=no,blockdev,bootorigin:rootdisk:'
+                   'image.raw.zst root=gpt-auto rootflags=x-systemd.device-timeout=300')
+        p = subprocess.run([os.path.join(build, 'src/bootctl/urlbootctl'), 'build-uki', '--linux=' + vmlinuz,
+                            '--initrd=' + system_initrd_path, '--cmdline=' + cmdline, '--stub=' + stub,
+                            '--output=' + uki + '.new'] + dt_options, capture_output=True, text=True)
+        system_error = None if p.returncode == 0 else 'build-uki: ' + p.stderr.strip()
+        if p.returncode == 0:
+            os.replace(uki + '.new', uki)
     srv = os.path.join(d, 'srv')
     os.makedirs(srv)
     shutil.copy(manager, os.path.join(srv, 'urlbootaa64.efi'))
     shutil.copy(uki, os.path.join(srv, 'debian-arm64.efi'))
+    if tree and not system_error:
+        subprocess.run(['zstd', '-q', '-o', os.path.join(srv, 'image.raw.zst'), os.path.join(d, 'image.raw')], check=True)
     port_file = os.path.join(d, 'port')
     server = subprocess.Popen([sys.executable, os.path.join(src, 'test/http/server.py'), '--root', srv, '--port', '8080',
                                '--port-file', port_file], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -294,14 +357,24 @@ $b poweroff -f
             break
         time.sleep(0.1)
     entry = 'io.systemd.boot.entries-extra:arm64.conf=title urlboot arm64\nuki-url :debian-arm64.efi\n'
+    # The firmware's HTTP boot of the boot manager's URL, a Boot#### Uri() entry (urlbootctl add-uri --next)
+    # rather than DHCP's boot file: AAVMF tries PXE over IPv6 first (a minute; unlike OVMF, fw_cfg cannot
+    # switch its IPv6 off) and only then HTTP over IPv4.
+    vars_file = os.path.join(d, 'http-vars.fd')
+    shutil.copy(formatted_vars, vars_file)
+    subprocess.run([os.path.join(build, 'src/bootctl/urlbootctl'), 'add-uri', '--next', '--vars-file', vars_file,
+                    '--title', 'urlboot arm64', 'http://10.0.2.2:8080/urlbootaa64.efi'], check=True, stdout=subprocess.DEVNULL)
     try:
-        text, seconds = boot({}, 'DeviceURL=', limit=600, bootfile='http://10.0.2.2:8080/urlbootaa64.efi', smbios=entry)
+        text, seconds, timeline = boot({}, 'DeviceURL=', limit=600, smbios=entry, vars_in=vars_file)
     finally:
         server.kill()
         server.wait()
     lines = [l for l in text.splitlines() if l.startswith('URLBOOT-AA64:')]
+    print('# timeline of the network boot (s from power-on): '
+          + ', '.join(f'{name} {t}' for name, t in sorted(timeline.items(), key=lambda kv: kv[1])))
     started = 'urlboot boot manager' in text and 'started over the network' in text
-    checks.append((started, 'AAVMF HTTP-booted urlbootaa64.efi from http://10.0.2.2:8080/ (the firmware\'s HTTP boot)'
+    checks.append((started, 'AAVMF HTTP-booted urlbootaa64.efi: the Boot#### Uri(http://10.0.2.2:8080/urlbootaa64.efi)'
+                   ' entry urlbootctl add-uri --next wrote into AAVMF\'s variable store'
                    + ('' if started else f'; serial: {serial_tail(text)!r}')))
     booted = any('machine aarch64; cmdline ' + cmdline in l for l in lines)
     on_its_tree = not trees or any(l.endswith('devicetree board-1') for l in lines)
@@ -311,4 +384,18 @@ $b poweroff -f
     urls = next((l for l in lines if 'LoaderDeviceURL=' in l), '')
     want = ('LoaderDeviceURL=http://10.0.2.2:8080/urlbootaa64.efi', 'StubDeviceURL=http://10.0.2.2:8080/debian-arm64.efi')
     checks.append((all(w in urls for w in want), f'both network boot URLs recorded (as urlbootctl status reads them): {urls!r}'))
+    if not tree:
+        skip_rest(['the initrd pulled its root by bootorigin and switched into it', 'urlbootctl status there'], tree_error)
+    if system_error:
+        checks.append((False, f'the arm64 system of the network boot could not be made: {system_error}'))
+        done()
+    root = next((l for l in lines if ': root ' in l), '')
+    checks.append((root.endswith('root /dev/loop0p1'),
+                   'the initrd (dracut, urlboot\'s module, arm64 programs) pulled http://10.0.2.2:8080/image.raw.zst (bootorigin),'
+                   f' attached it and switched into its arm64 root partition: {root!r}' + ('' if root else f'; serial: {serial_tail(text)!r}')))
+    status = [l.split(': ', 1)[1] for l in text.splitlines() if l.startswith('URLBOOT-AA64-STATUS: ')]
+    net = [l.strip() for l in status if 'Net Boot URL:' in l]
+    checks.append((len(net) == 2 and any('urlbootaa64.efi' in l for l in net) and any('debian-arm64.efi' in l for l in net),
+                   f'urlbootctl status (arm64) in the booted system shows both network boot URLs: {net!r}'
+                   + ('' if status else f'; serial: {serial_tail(text)!r}')))
 done()
