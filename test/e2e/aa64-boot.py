@@ -144,6 +144,20 @@ for path in (manager, stub):
                    f'{os.path.basename(path)}: PE32+, machine 0xAA64, EFI application (machine, subsystem, headers: '
                    f'{tuple(hex(x) for x in h) if h else None})'))
 
+# build-manager gives the arm64 boot manager a built-in menu: still an AArch64 PE, with the .entries section.
+with tempfile.TemporaryDirectory() as d:
+    with open(os.path.join(d, 'arm64.conf'), 'w') as f:
+        f.write('title urlboot arm64\nuki-url :debian-arm64.efi\n')
+    built = os.path.join(d, 'urlbootaa64.efi')
+    p = subprocess.run([os.path.join(build, 'src/bootctl/urlbootctl'), 'build-manager', '--manager=' + manager,
+                        '--entry=' + os.path.join(d, 'arm64.conf'), '--output=' + built], capture_output=True, text=True)
+    h = pe_header(built) if p.returncode == 0 else None
+    with open(built, 'rb') if h else open(os.devnull, 'rb') as f:
+        has_entries = b'.entries' in f.read(4096)
+    checks.append((h is not None and h[0] == 0xaa64 and has_entries,
+                   'urlbootctl build-manager builds the arm64 boot manager with a built-in menu (AArch64 PE, .entries)'
+                   + ('' if p.returncode == 0 else ': ' + p.stderr.strip())))
+
 # The machine's SMBIOS fields, whose CHIDs the .hwids names (test/data/chid-cases.py, machine 3: type 3 is
 # c4fddaee-8e0c-53ec-8e93-8bcc02d09071)
 MACHINE_SMBIOS = ['-smbios', 'type=1,manufacturer=urlboot test,family=urlboot boards,product=urlboot board 1,sku=ub-1',
