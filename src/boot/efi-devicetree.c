@@ -17,6 +17,14 @@ struct DtFixupProtocol {
         EFI_STATUS(EFIAPI *Fixup)(DtFixupProtocol *This, void *Fdt, UINTN *BufferSize, UINT32 Flags);
 };
 
+/* The table's pointer as it is, valid or not (devicetree_restore() puts back exactly that). */
+static void *devicetree_table(void) {
+        for (size_t i = 0; i < ST->NumberOfTableEntries; i++)
+                if (CompareGuid(&ST->ConfigurationTable[i].VendorGuid, &dtb_table_guid) == 0)
+                        return ST->ConfigurationTable[i].VendorTable;
+        return NULL;
+}
+
 const void *firmware_devicetree(size_t *ret_size) {
         fassert(ret_size);
 
@@ -58,12 +66,14 @@ static EFI_STATUS fix_up(EFI_PHYSICAL_ADDRESS *pages, size_t *n_pages, size_t si
         return fixup->Fixup(fixup, (void *) (uintptr_t) *pages, &buffer, DT_APPLY_FIXUPS | DT_RESERVE_MEMORY);
 }
 
-EFI_STATUS devicetree_install(const void *blob, size_t size) {
+EFI_STATUS devicetree_install(const void *blob, size_t size, DevicetreeState *state) {
         EFI_PHYSICAL_ADDRESS pages;
         size_t n_pages = pages_of(size);
+        void *previous = devicetree_table();
         EFI_STATUS s;
 
         fassert(blob);
+        fassert(state);
 
         /* ACPI-reclaim memory: the kernel keeps it (boot-services memory it would reuse) */
         s = BS->AllocatePages(AllocateAnyPages, EfiACPIReclaimMemory, n_pages, &pages);
@@ -74,7 +84,21 @@ EFI_STATUS devicetree_install(const void *blob, size_t size) {
         s = fix_up(&pages, &n_pages, size);
         if (!EFI_ERROR(s))
                 s = BS->InstallConfigurationTable(&dtb_table_guid, (void *) (uintptr_t) pages);
-        if (EFI_ERROR(s))
+        if (EFI_ERROR(s)) {
                 (void) BS->FreePages(pages, n_pages);
-        return s;
+                return s;
+        }
+        *state = (DevicetreeState) { .previous = previous, .pages = pages, .n_pages = n_pages };
+        return EFI_SUCCESS;
+}
+
+void devicetree_restore(DevicetreeState *state) {
+        fassert(state);
+
+        if (state->pages == 0)
+                return;
+        /* NULL removes the table: the firmware had none */
+        (void) BS->InstallConfigurationTable(&dtb_table_guid, state->previous);
+        (void) BS->FreePages(state->pages, state->n_pages);
+        *state = (DevicetreeState) {};
 }

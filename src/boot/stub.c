@@ -293,14 +293,15 @@ static bool choose_dtbauto(EFI_LOADED_IMAGE *li, unsigned profile, PeSectionData
 }
 
 /* The chosen .dtbauto, else .dtb, becomes the kernel's devicetree; neither: the firmware's stays. */
-static void install_devicetree(const PeSectionData *dtbauto, const char *compatible, const Section *dtb) {
+static void install_devicetree(const PeSectionData *dtbauto, const char *compatible, const Section *dtb,
+                               DevicetreeState *state) {
         const void *blob = dtbauto ? dtbauto->data : dtb->data;
         size_t size = dtbauto ? dtbauto->size : dtb->size;
         EFI_STATUS s;
 
         if (!blob || size == 0)
                 return;
-        s = devicetree_install(blob, size);
+        s = devicetree_install(blob, size, state);
         if (EFI_ERROR(s))
                 (void) log_efi(s, "cannot install the UKI's devicetree, the firmware's stays");
         else if (dtbauto)
@@ -328,6 +329,8 @@ static EFI_STATUS start_kernel(EFI_HANDLE image, const Section *linux_section, C
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         _cleanup_(stub_extras_done) StubExtras extras = {};
+        /* efi_main() returns only when the kernel did not start: the firmware's devicetree back then */
+        _cleanup_(devicetree_restore) DevicetreeState devicetree = {};
         EFI_LOADED_IMAGE *li = NULL;
         EFI_HANDLE initrd_handle = NULL;
         Section linux_section, initrd_section = {}, cmdline_section = {}, ucode_section = {}, dtb_section = {};
@@ -378,7 +381,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table) {
         export_pcr_variable(L"StubPcrInitRDSysExts", extras.measured[STUB_SIDECAR_SYSEXTS], TPM2_PCR_SYSEXTS);
         export_pcr_variable(L"StubPcrInitRDConfExts", extras.measured[STUB_SIDECAR_CONFEXTS], TPM2_PCR_KERNEL_CONFIG);
 
-        install_devicetree(have_dtbauto ? &dtbauto : NULL, compatible, &dtb_section);
+        install_devicetree(have_dtbauto ? &dtbauto : NULL, compatible, &dtb_section, &devicetree);
         s = combine_initrds(&ucode_section, &initrd_section, &extras, &initrd, &initrd_size);
         if (EFI_ERROR(s))
                 return log_efi_fatal(s, "cannot put the initrd together");
