@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Fuzz target: what chooses a UKI's .dtbauto, on the same bytes read as a .hwids section, a devicetree
  * blob and an SMBIOS table. The oracles: libfdt (dtc's library) for the root compatible of a blob its
- * header check finds sound, and a second reading of each .hwids entry with libc's memchr. */
+ * header check finds sound, a second reading of each .hwids entry with libc's memchr, and of the SMBIOS
+ * strings a CHID is made of with memmem (a structure ends at the first "\0\0" after its formatted part). */
 #include <errno.h>
 #include <libfdt.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "dtbauto.h"
 #include "fuzz.h"
 #include "hwids.h"
+#include "smbios.h"
 
 static uint32_t le32(const uint8_t *p) {
         return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
@@ -116,12 +118,62 @@ static void check_devicetree(const uint8_t *data, size_t size) {
                 abort();
 }
 
+/* The oracle's reading of smbios_structure_string(): the first structure of the type (before the end
+ * marker, type 127); its string set runs to the first "\0\0" after its formatted part and numbers its
+ * strings from 1 until the first empty one. */
+static int oracle_smbios_string(const uint8_t *p, size_t size, uint8_t type, size_t length_min, size_t field,
+                                const char **ret) {
+        for (size_t off = 0; off + 4 <= size;) {
+                size_t len = p[off + 1], n = 0;
+                const uint8_t *strings = p + off + len, *end;
+
+                if (len < 4 || off + len > size)
+                        return -EBADMSG;
+                end = memmem(strings, size - off - len, "\0\0", 2);
+                if (!end)
+                        return -EBADMSG;
+                if (p[off] == type) {
+                        if (len < length_min || field >= len || p[off + field] == 0)
+                                return -ENOENT;
+                        for (const uint8_t *q = strings; q < end && *q; q += strlen((const char *) q) + 1)
+                                if (++n == p[off + field]) {
+                                        *ret = (const char *) q;
+                                        return 0;
+                                }
+                        return -ENOENT;
+                }
+                if (p[off] == 127)
+                        return -ENOENT;
+                off = end + 2 - p;
+        }
+        return -ENOENT;
+}
+
+static void check_smbios_strings(const uint8_t *data, size_t size) {
+        /* the fields CHIDs are made of (type, length of the version that has it, offset), and one the input picks */
+        static const uint8_t fields[][3] = {
+                { 0, 0x18, 0x04 }, { 0, 0x18, 0x05 }, { 1, 0x1b, 0x04 }, { 1, 0x1b, 0x05 }, { 1, 0x1b, 0x19 },
+                { 1, 0x1b, 0x1a }, { 2, 0x08, 0x04 }, { 2, 0x08, 0x05 }, { 3, 0x09, 0x04 },
+        };
+
+        for (size_t i = 0; i <= ELEMENTSOF(fields); i++) {
+                uint8_t type = i < ELEMENTSOF(fields) ? fields[i][0] : size > 0 ? data[size - 1] : 1;
+                size_t min = i < ELEMENTSOF(fields) ? fields[i][1] : 4, field = i < ELEMENTSOF(fields) ? fields[i][2] : 4;
+                const char *ours = NULL, *theirs = NULL;
+                int r = smbios_structure_string(data, size, type, min, field, &ours);
+
+                if (r != oracle_smbios_string(data, size, type, min, field, &theirs) || ours != theirs)
+                        abort();
+        }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         char *fields[_CHID_FIELD_MAX];
         Chid c;
 
         check_hwids(data, size);
         check_devicetree(data, size);
+        check_smbios_strings(data, size);
         if (chid_fields_from_smbios(data, size, fields) == 0) {
                 for (unsigned t = 0; t < CHID_TYPES; t++)
                         if ((chid_compute(t, (const char *const *) fields, &c) == 0) == chid_is_null(&c))
