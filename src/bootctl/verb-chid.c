@@ -21,6 +21,7 @@
 #include "json-writer.h"
 #include "log.h"
 #include "macro.h"
+#include "string-util.h"
 #include "verb-chid.h"
 
 #define DMI_TABLE "/sys/firmware/dmi/tables/DMI"
@@ -130,7 +131,7 @@ int verb_chid(int argc, char *argv[], const void *data) {
         r = read_full_file(path, SMBIOS_TABLE_MAX, &table, &size);
         if (r < 0)
                 return log_error_errno(r, "Failed to read the SMBIOS table %s: %m%s", path,
-                                       r == -ENOENT && path == (const char *) DMI_TABLE
+                                       r == -ENOENT && streq(path, DMI_TABLE)
                                                ? " (a machine without SMBIOS, or a kernel without DMI: give --smbios=FILE)"
                                                : "");
         if (chid_fields_from_smbios(table, size, fields) < 0)
