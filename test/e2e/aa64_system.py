@@ -78,7 +78,9 @@ def initrd(tree_path, cross, src):
 
 
 def _initrd(tree_path, stage, src, out):
-    if os.path.exists(out) and os.path.getmtime(out) > max(newest_mtime(stage), newest_mtime(os.path.join(src, 'dracut'))):
+    # stale: older than a file of the stage or of the module, or than the tree (a new package list or kernel)
+    if os.path.exists(out) and os.path.getmtime(out) > max(newest_mtime(stage), newest_mtime(os.path.join(src, 'dracut')),
+                                                        os.path.getmtime(os.path.join(tree_path, '.complete'))):
         return None
     out_dir = os.path.dirname(os.path.abspath(out))
     script = f'''
@@ -97,7 +99,7 @@ def _initrd(tree_path, stage, src, out):
 
 
 def needed_libraries(tree_path, binary):
-    """The shared libraries binary needs (recursively) as paths in the tree, and its ELF interpreter."""
+    """The shared libraries binary needs (recursively, by DT_NEEDED), as paths in the tree."""
     lib_dirs = [os.path.join(tree_path, d) for d in ('usr/lib/aarch64-linux-gnu', 'lib/aarch64-linux-gnu')]
     found, todo = [], [binary]
     while todo:
