@@ -12,11 +12,7 @@ src=$(realpath "$1")
 tmp=$(mktemp -d /var/tmp/urlboot-package-arm64.XXXXXX)
 [ -n "${URLBOOT_PACKAGE_KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 mirror=${URLBOOT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-shown=0
-show_if_failed() { # FILE [LINES]
-	[ $tap_failed -gt $shown ] && tail -"${2:-20}" "$1" | sed 's/^/# /'
-	shown=$tap_failed
-}
+. "$src/test/package/tree.sh"
 
 for t in dpkg-buildpackage lintian mmdebstrap aarch64-linux-gnu-gcc aarch64-linux-gnu-pkg-config; do
 	command -v $t >/dev/null || { echo "1..0 # SKIP $t is missing (tools/install-deps --e2e --arm64)"; exit 0; }
@@ -26,8 +22,7 @@ done
 	{ echo "1..0 # SKIP binfmt_misc does not run arm64 programs (tools/install-deps --arm64: qemu-user-static)"; exit 0; }
 echo "1..6"
 
-mkdir "$tmp/urlboot"
-(cd "$src" && git ls-files -z -co --exclude-standard | grep -zv '^build' | tar --null -cf - -T -) | tar -xf - -C "$tmp/urlboot"
+copy_source
 # -b: urlboot-dracut (Architecture: all) too
 (cd "$tmp/urlboot" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" dpkg-buildpackage -a arm64 -us -uc -b) > "$tmp/build.log" 2>&1
 rc=$?
@@ -52,37 +47,26 @@ rc=$?
 check "lintian: no error and no warning" "[ $rc = 0 ]"
 show_if_failed "$tmp/lintian.log"
 
-mkdir "$tmp/debs" && cp $debs "$tmp/debs/"
-mmdebstrap --arch=arm64 --variant=minbase --include=systemd-sysv,udev,dbus \
-	--customize-hook="copy-in $tmp/debs /tmp" \
-	--customize-hook='chroot "$1" sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends /tmp/debs/*.deb && rm -rf /tmp/debs"' \
-	bookworm "$tmp/tree" "$mirror" > "$tmp/mmdebstrap.log" 2>&1
+# shellcheck disable=SC2086 # one word per file
+install_tree arm64 $debs
 rc=$?
-if [ $rc != 0 ] && grep -qiE 'could not resolve|failed to fetch|unable to connect|temporary failure' "$tmp/mmdebstrap.log"; then
+if [ $rc = 77 ]; then
 	for i in $(seq 4 6); do echo "ok $i # SKIP the Debian archive ($mirror) cannot be reached"; done
 	tap_exit
 fi
 check "the packages install into a fresh arm64 Debian 12 tree with their dependencies" "[ $rc = 0 ]"
 show_if_failed "$tmp/mmdebstrap.log"
 
-in_tree() { # COMMAND...: in the tree (its programs run by qemu-user), in a mount namespace of its own
-	unshare --mount --propagation private -- /bin/sh -c '
-		t=$1; shift
-		mount -t proc proc "$t/proc" && mount -t tmpfs tmpfs "$t/tmp" || exit 1
-		exec chroot "$t" "$@"' sh "$tmp/tree" "$@"
-}
-
-tools="urlboot-pull urlboot-loop urlbootctl urlboot-mkimage urlboot-xkb urlboot-unit-shell urlboot-dirquota urlboot-ask-password urlboot-resolve urlboot-serve urlboot-lazy"
-bad=
-for t in $tools; do in_tree "$t" --help > /dev/null 2>&1 || bad="$bad $t"; done
+# (its programs run by qemu-user through binfmt_misc)
+bad=$(tools_failing)
 arch=$(in_tree uname -m)
 check "every tool runs on $arch (--help):$bad" "[ -z '$bad' ] && [ '$arch' = aarch64 ]"
 
-head -c 3M /dev/urandom > "$tmp/tree/var/tmp/disk.raw" && zstd -q "$tmp/tree/var/tmp/disk.raw"
+pull_in_tree "$tmp/pull.log"
 mkdir -p "$tmp/tree/run/gen"
-in_tree sh -c 'urlboot-pull raw --verify=no --image-root=/var/tmp/images file:///var/tmp/disk.raw.zst disk &&
-	cd /run/gen && mkdir -p n e l && SYSTEMD_PROC_CMDLINE="rd.systemd.pull=raw,machine,verify=no,blockdev:rootdisk:http://h/img.raw.zst" \
+in_tree sh -c 'cd /run/gen && mkdir -p n e l && SYSTEMD_PROC_CMDLINE="rd.systemd.pull=raw,machine,verify=no,blockdev:rootdisk:http://h/img.raw.zst" \
 	SYSTEMD_IN_INITRD=1 /usr/lib/systemd/system-generators/urlboot-import-generator n e l && ls n' > "$tmp/run.log" 2>&1
+cat "$tmp/pull.log" >> "$tmp/run.log"
 check "urlboot-pull (arm64) installs an image; the import generator writes the download unit" \
 	"cmp -s '$tmp/tree/var/tmp/disk.raw' '$tmp/tree/var/tmp/images/disk.raw' && grep -q 'urlboot-import@run-machines-rootdisk.raw.service' '$tmp/run.log'"
 show_if_failed "$tmp/run.log"
