@@ -26,15 +26,12 @@ static void *devicetree_table(void) {
 }
 
 const void *firmware_devicetree(size_t *ret_size) {
+        const void *table = devicetree_table();
+
         fassert(ret_size);
 
-        for (size_t i = 0; i < ST->NumberOfTableEntries; i++) {
-                EFI_CONFIGURATION_TABLE *t = &ST->ConfigurationTable[i];
-
-                if (CompareGuid(&t->VendorGuid, &dtb_table_guid) == 0 && t->VendorTable &&
-                    fdt_total_size(t->VendorTable, FDT_HEADER_SIZE, ret_size) == 0)
-                        return t->VendorTable;
-        }
+        if (table && fdt_total_size(table, FDT_HEADER_SIZE, ret_size) == 0)
+                return table;
         return NULL;
 }
 
