@@ -5,7 +5,7 @@
  *
  * Each transfer becomes urlboot-import@<escaped image path>.service, which runs urlboot-pull;
  * with "blockdev" also urlboot-loop@<same>.service. Both are wanted by urlboot-imports.target,
- * which the root mount is ordered after (urlboot-root-generator). Nothing is downloaded here.
+ * which the root mount is ordered after (urlboot-root-generator); in the initrd both are ordered before it. Nothing is downloaded here.
  * A "lazy" transfer is one urlboot-lazy@<same>.service instead (lazy-unit.c). "urlboot.loop=PATH"
  * attaches a file that is already there the same way, with no download (loop-image.h).
  */
@@ -168,6 +168,23 @@ static int want_from_imports(Context *c, const char *unit) {
         return 0;
 }
 
+/* A loop unit wanted by urlboot-imports.target. In the initrd the root mount waits for that target, so the
+ * attach must have finished by then: a switch root while urlboot-loop still waits for udev kills it, and the
+ * booted system starts degraded with it failed. (Not in the booted system: there a loop of a file on a
+ * late file system may come after sysinit.target, which waits for urlboot-imports.target.) */
+static int want_loop_from_imports(Context *c, const char *loop_unit) {
+        int r = want_from_imports(c, loop_unit);
+
+        if (r < 0 || !c->initrd)
+                return r;
+        r = generator_write_dropin(c->dirs->normal, loop_unit, "50-urlboot-imports",
+                                   "# Written by " GENERATOR_NAME ": the root mount waits for the attach\n"
+                                   "[Unit]\nBefore=urlboot-imports.target\n");
+        if (r < 0)
+                return log_error_errno(r, "Failed to order %s before urlboot-imports.target: %m", loop_unit);
+        return 0;
+}
+
 static int add_transfer(Context *c, const PullExpression *e, const char *expression) {
         _cleanup_free_ char *unit = NULL, *loop_unit = NULL;
         int r;
@@ -191,7 +208,7 @@ static int add_transfer(Context *c, const PullExpression *e, const char *express
 
         r = want_from_imports(c, unit);
         if (r >= 0 && loop_unit)
-                r = want_from_imports(c, loop_unit);
+                r = want_loop_from_imports(c, loop_unit);
         if (r < 0)
                 return r;
 
@@ -253,7 +270,7 @@ static int process_loop(Context *c, const char *path) {
         r = unit_name_from_path_instance("urlboot-loop", path, ".service", &unit);
         if (r < 0)
                 return log_error_errno(r, "Cannot make a unit name for %s, not attaching it: %m", path);
-        r = want_from_imports(c, unit);
+        r = want_loop_from_imports(c, unit);
         if (r < 0)
                 return r;
         c->n_units++;
