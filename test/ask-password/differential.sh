@@ -95,4 +95,8 @@ python3 "$here/run-cases.py" "$cases" --number-from $((tap + 1)) --no-plan \
 	--ours /run/systemd/io.systemd.AskPassword /run/systemd/ask-password /run/logs/ours \
 	--ref /run/ref/sock /run/ref/ask /run/logs/ref
 rc=$?
+if [ $failed != 0 ] || [ $rc != 0 ]; then
+	# what the services said, for the cases that differ
+	for side in ours ref; do tail -n 15 "/run/logs/$side.err" | sed "s/^/# $side: /"; done
+fi
 [ $failed = 0 ] && [ $rc = 0 ]
