@@ -288,10 +288,17 @@ int loop_detach(const char *device_or_file) {
         return detached;
 }
 
+/* LOOP_CONFIGURE marks the disk as changed and reads its partition table only after dropping its lock; a
+ * udev worker opening the new device in between (it probes every fresh loop device) reads it first, and
+ * the kernel's own read then removes and adds every partition again, under a root mount that may have
+ * started on the first ones (6.1, in the initrd). So the device is configured with scanning off, an open
+ * of ours takes the "changed" mark while a scan is a no-op, and scanning is switched on afterwards: then
+ * exactly one read happens, by whoever opens first. */
 static int configure(int loop_fd, int file_fd, const LoopAttachOptions *o, bool read_only) {
         struct loop_config config = {
                 .fd = (uint32_t) file_fd,
-                .info.lo_flags = (o->no_partitions ? 0 : LO_FLAGS_PARTSCAN) | (read_only ? LO_FLAGS_READ_ONLY : 0),
+                .info.lo_flags = (read_only ? LO_FLAGS_READ_ONLY : 0) |
+                                 (o->direct_io != DIRECT_IO_NO ? LO_FLAGS_DIRECT_IO : 0),
         };
 
         if (o->ref)
@@ -304,12 +311,40 @@ static int configure(int loop_fd, int file_fd, const LoopAttachOptions *o, bool 
         /* Kernels before 5.8: two steps (udev may see the device before its reference). */
         if (ioctl(loop_fd, LOOP_SET_FD, file_fd) < 0)
                 return -errno;
+        config.info.lo_flags &= ~LO_FLAGS_DIRECT_IO; /* not settable this way */
         if (ioctl(loop_fd, LOOP_SET_STATUS64, &config.info) < 0) {
                 int r = -errno;
                 (void) ioctl(loop_fd, LOOP_CLR_FD);
                 return r;
         }
+        if (o->direct_io != DIRECT_IO_NO)
+                (void) ioctl(loop_fd, LOOP_SET_DIRECT_IO, 1UL);
         return 0;
+}
+
+/* The kernel falls back to buffered I/O where the backing file cannot do direct I/O; "yes" insists. */
+static int check_direct_io(int loop_fd, const LoopAttachOptions *o) {
+        struct loop_info64 info = {};
+
+        if (o->direct_io != DIRECT_IO_YES)
+                return 0;
+        if (ioctl(loop_fd, LOOP_GET_STATUS64, &info) < 0)
+                return -errno;
+        return info.lo_flags & LO_FLAGS_DIRECT_IO ? 0 : -EOPNOTSUPP;
+}
+
+static int enable_partition_scan(int loop_fd, const char *device) {
+        struct loop_info64 info = {};
+        int fd;
+
+        /* takes the "changed" mark LOOP_CONFIGURE left, while scanning is still off */
+        fd = open(device, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd >= 0)
+                close(fd);
+        if (ioctl(loop_fd, LOOP_GET_STATUS64, &info) < 0)
+                return -errno;
+        info.lo_flags |= LO_FLAGS_PARTSCAN;
+        return ioctl(loop_fd, LOOP_SET_STATUS64, &info) < 0 ? -errno : 0;
 }
 
 int loop_attach(const char *file, const LoopAttachOptions *o, char **ret_device, bool *ret_read_only) {
@@ -359,7 +394,8 @@ int loop_attach(const char *file, const LoopAttachOptions *o, char **ret_device,
                 if (nr < 0)
                         return -errno;
                 snprintf(device, sizeof device, "/dev/loop%d", nr);
-                loop_fd = open(device, O_RDWR | O_CLOEXEC);
+                /* read-only: no descriptor open for writing, whose close would have udevd read the table */
+                loop_fd = open(device, (read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC);
                 if (loop_fd < 0) {
                         if (errno == ENOENT) {
                                 /* devtmpfs has not made the node yet */
@@ -374,14 +410,11 @@ int loop_attach(const char *file, const LoopAttachOptions *o, char **ret_device,
                 if (r < 0)
                         return r;
 
-                if (o->direct_io != DIRECT_IO_NO && ioctl(loop_fd, LOOP_SET_DIRECT_IO, 1UL) < 0 &&
-                    o->direct_io == DIRECT_IO_YES) {
-                        r = -errno;
-                        (void) ioctl(loop_fd, LOOP_CLR_FD);
-                        return r == -EINVAL ? -EOPNOTSUPP : r;
-                }
-
-                r = o->no_partitions ? 0 : loop_add_partitions(device);
+                r = check_direct_io(loop_fd, o);
+                if (r >= 0 && !o->no_partitions)
+                        r = enable_partition_scan(loop_fd, device);
+                if (r >= 0 && !o->no_partitions)
+                        r = loop_add_partitions(device);
                 if (r < 0) {
                         (void) detach_device(device);
                         return r;
@@ -394,7 +427,8 @@ int loop_attach(const char *file, const LoopAttachOptions *o, char **ret_device,
                 }
                 if (ret_read_only)
                         *ret_read_only = read_only;
-                close_without_rescan(&loop_fd, device);
+                if (!read_only)
+                        close_without_rescan(&loop_fd, device);
                 return 0;
         }
         return r;

@@ -328,6 +328,28 @@ def https_vars_boots(build, src, assets, srv, logs, name, log, timeout, marker, 
     return p
 
 
+def loop_tables_read_twice(log):
+    """Loop devices whose partition table the kernel read twice for one attach (a read prints "loopN: p1 p2",
+    an attach "loopN: detected capacity change from 0 to N"): the second read removes and adds the partitions
+    under whatever started on them (a root mount failing "Dependency failed"). An error text or None."""
+    attached, twice = {}, []
+    with open(log, errors='replace') as f:
+        for line in f:
+            if re.search(r'\] Linux version ', line):
+                attached = {}  # a new kernel: every device starts unattached
+            m = re.search(r'\] +(loop\d+): detected capacity change from 0 to ', line)
+            if m:
+                attached[m.group(1)] = 0
+            m = re.search(r'\] +(loop\d+): p\d', line)
+            if m:
+                attached[m.group(1)] = attached.get(m.group(1), 0) + 1
+                if attached[m.group(1)] == 2:
+                    twice.append(line.strip())
+    if twice:
+        return 'a loop device\'s partition table was read twice after one attach: ' + '; '.join(twice)
+    return None
+
+
 def lazy_reconnects_after_switch(log, nginx_log, epoch_start):
     """When systemd started the switch to the real root, on the host's clock (the log's seconds since QEMU
     started, boot.py's epoch_start): nbdkit must have opened new TLS connections for lazy.raw after that
@@ -731,6 +753,10 @@ def main():
             for f in diff['files']:
                 os.unlink(f)
             error = diff['check'](http_log) if diff['check'] and result_ok(p) else None
+            if error:
+                p = subprocess.CompletedProcess(p.args, 1, json.dumps({'ok': False, 'error': error}))
+        if result_ok(p):
+            error = loop_tables_read_twice(log)
             if error:
                 p = subprocess.CompletedProcess(p.args, 1, json.dumps({'ok': False, 'error': error}))
         if via == 'https-lazy' and result_ok(p):
