@@ -4,12 +4,19 @@
  * Closing a read-write descriptor of a disk without udevd re-reading its partition table.
  */
 #include <assert.h>
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/netlink.h>
 #include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -77,8 +84,92 @@ static void wait_for_change(int sock, const char *name) {
         }
 }
 
+static bool is_udevd(int proc_fd, const char *pid) {
+        char path[300], comm[32] = "";
+        FILE *f;
+
+        snprintf(path, sizeof path, "%s/comm", pid);
+        int fd = openat(proc_fd, path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return false;
+        f = fdopen(fd, "r");
+        if (!f) {
+                close(fd);
+                return false;
+        }
+        if (!fgets(comm, sizeof comm, f))
+                comm[0] = 0;
+        fclose(f);
+        return strcmp(comm, "systemd-udevd\n") == 0;
+}
+
+int process_watches_node(pid_t pid, const struct stat *node) {
+        char path[64], line[256];
+        struct dirent *de;
+        int found = 0, dir_fd;
+        DIR *d;
+
+        assert(node);
+
+        snprintf(path, sizeof path, "/proc/%d/fdinfo", (int) pid);
+        dir_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dir_fd < 0)
+                return -errno;
+        d = fdopendir(dir_fd);
+        if (!d) {
+                close(dir_fd);
+                return -ENOMEM;
+        }
+        while (!found && (de = readdir(d))) {
+                int fd = de->d_name[0] == '.' ? -1 : openat(dir_fd, de->d_name, O_RDONLY | O_CLOEXEC);
+                FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+
+                if (!f) {
+                        if (fd >= 0)
+                                close(fd);
+                        continue;
+                }
+                while (!found && fgets(line, sizeof line, f)) {
+                        unsigned long long ino;
+                        unsigned sdev;
+
+                        /* the kernel's dev_t: major above bit 20 */
+                        if (sscanf(line, "inotify wd:%*x ino:%llx sdev:%x", &ino, &sdev) == 2 &&
+                            ino == (unsigned long long) node->st_ino && sdev >> 20 == major(node->st_dev) &&
+                            (sdev & 0xfffff) == minor(node->st_dev))
+                                found = 1;
+                }
+                fclose(f);
+        }
+        closedir(d);
+        return found;
+}
+
+/* Whether systemd-udevd watches the node: 1, 0, or <0 when that cannot be read. */
+static int udevd_watches(const struct stat *node) {
+        int proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = -ESRCH;
+        struct dirent *de;
+        DIR *d;
+
+        if (proc_fd < 0)
+                return -errno;
+        d = fdopendir(proc_fd);
+        if (!d) {
+                close(proc_fd);
+                return -ENOMEM;
+        }
+        while ((de = readdir(d)))
+                if (de->d_name[0] >= '1' && de->d_name[0] <= '9' && is_udevd(proc_fd, de->d_name)) {
+                        r = process_watches_node((pid_t) atoi(de->d_name), node);
+                        break;
+                }
+        closedir(d);
+        return r;
+}
+
 void close_without_rescan(int *fd, const char *device) {
         const char *name;
+        struct stat node;
         int ro, sock;
 
         assert(fd);
@@ -101,10 +192,12 @@ void close_without_rescan(int *fd, const char *device) {
         sock = ro >= 0 ? uevent_socket() : -1;
         close(*fd);
         *fd = -1;
-        if (sock >= 0) {
+        /* A watch udevd has now was there at the close, or came after it and the wait is only spent; with none
+         * now, none saw it (a fresh loop device gets its watch only once udevd has handled its first event). */
+        if (sock >= 0 && (fstat(ro, &node) < 0 || udevd_watches(&node) != 0))
                 wait_for_change(sock, name);
+        if (sock >= 0)
                 close(sock);
-        }
         if (ro >= 0)
                 close(ro);
 }
