@@ -5,7 +5,8 @@
  *
  * Each transfer becomes urlboot-import@<escaped image path>.service, which runs urlboot-pull;
  * with "blockdev" also urlboot-loop@<same>.service. Both are wanted by urlboot-imports.target,
- * which the root mount is ordered after (urlboot-root-generator); in the initrd both are ordered before it. Nothing is downloaded here.
+ * which the root mount is ordered after (urlboot-root-generator); in the initrd both are ordered
+ * before it. Nothing is downloaded here.
  * A "lazy" transfer is one urlboot-lazy@<same>.service instead (lazy-unit.c). "urlboot.loop=PATH"
  * attaches a file that is already there the same way, with no download (loop-image.h).
  */
