@@ -15,6 +15,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import differential  # noqa: E402  systemd 262 beside urlboot (test/e2e/differential.py)
+from console import loop_tables_read_twice  # noqa: E402  what every boot's serial console must not show
 
 
 def sha256(path):
@@ -326,28 +327,6 @@ def https_vars_boots(build, src, assets, srv, logs, name, log, timeout, marker, 
     if error:
         return subprocess.CompletedProcess(p.args, 1, json.dumps({'ok': False, 'error': error}))
     return p
-
-
-def loop_tables_read_twice(log):
-    """Loop devices whose partition table the kernel read twice for one attach (a read prints "loopN: p1 p2",
-    an attach "loopN: detected capacity change from 0 to N"): the second read removes and adds the partitions
-    under whatever started on them (a root mount failing "Dependency failed"). An error text or None."""
-    attached, twice = {}, []
-    with open(log, errors='replace') as f:
-        for line in f:
-            if re.search(r'\] Linux version ', line):
-                attached = {}  # a new kernel: every device starts unattached
-            m = re.search(r'\] +(loop\d+): detected capacity change from 0 to ', line)
-            if m:
-                attached[m.group(1)] = 0
-            m = re.search(r'\] +(loop\d+): p\d', line)
-            if m:
-                attached[m.group(1)] = attached.get(m.group(1), 0) + 1
-                if attached[m.group(1)] == 2:
-                    twice.append(line.strip())
-    if twice:
-        return 'a loop device\'s partition table was read twice after one attach: ' + '; '.join(twice)
-    return None
 
 
 def lazy_reconnects_after_switch(log, nginx_log, epoch_start):

@@ -29,6 +29,9 @@ import subprocess
 import sys
 import tarfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'e2e'))
+from console import loop_tables_read_twice  # noqa: E402  test/e2e/console.py
+
 GUESTS = ['bookworm', 'sid', 'bookworm-lazy']
 UKI_PROFILE = {'bookworm': 'small', 'sid': 'general', 'bookworm-lazy': 'small'}   # each guest's UKI's initrd by default
 # Guests booted lazily from the verity image of another (build-guest --verity), with the expression the
@@ -315,6 +318,10 @@ class Run:
             tap.test(False, f'{label}: the runner never reported: {result.get("failed_line") or result.get("error")} '
                             f'(log: {log})')
             tap.comment(tail(log, 30))
+        if ready:
+            twice = loop_tables_read_twice(log)
+            tap.test(not twice, f'{label}: the kernel read each loop device\'s partition table once per attach'
+                                + (f': {twice}' if twice else ''))
         tap.comment(f'{guest} timeline (s since QEMU started): ' +
                     ', '.join(f'{k} {v}' for k, v in sorted(ms.items(), key=lambda kv: kv[1])))
         for c in cases:
