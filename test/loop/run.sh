@@ -56,6 +56,11 @@ check "attaching the same file again is refused" "[ $rc = 1 ] && grep -q 'alread
 d2=$(attach --force --ref=second "$tmp/rootdisk.raw")
 check "--force attaches it again" "[ -n '$d2' ] && [ '$d2' != '$d' ]"
 "$loop" detach "$tmp/rootdisk.raw"
+# Another process holding a device open (a probe, a list) defers the detach until it lets go: up to 2 s.
+for _ in $(seq 20); do
+	[ -e "/sys/block/${d#/dev/}/loop" ] || [ -e "/sys/block/${d2#/dev/}/loop" ] || break
+	sleep 0.1
+done
 check "detach by file removes both devices and their partitions" \
 	"! [ -e /sys/block/${d#/dev/}/loop ] && ! [ -e /sys/block/${d2#/dev/}/loop ] && ! [ -b ${d}p1 ]"
 "$loop" detach "$tmp/rootdisk.raw"; rc=$?
