@@ -735,7 +735,13 @@ def main():
             if error:
                 p = subprocess.CompletedProcess(p.args, 1, json.dumps({'ok': False, 'error': error}))
         if result_ok(p):
-            error = loop_tables_read_twice(log)
+            # https-vars boots twice, each with a log of its own
+            boot_logs = ([log.replace('.log', f'-{b}.log') for b in ('boot1', 'boot2')] if via == 'https-vars'
+                         else [log])
+            try:
+                error = next(filter(None, map(loop_tables_read_twice, boot_logs)), None)
+            except OSError as e:
+                error = f'cannot read the console log: {e}'
             if error:
                 p = subprocess.CompletedProcess(p.args, 1, json.dumps({'ok': False, 'error': error}))
         if via == 'https-lazy' and result_ok(p):
