@@ -20,6 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
+#include "macro.h"
+#include "string-util.h"
 #include "udev-rescan.h"
 
 #define UDEV_CONTROL "/run/udev/control"
@@ -84,44 +87,45 @@ static void wait_for_change(int sock, const char *name) {
         }
 }
 
-static bool is_udevd(int proc_fd, const char *pid) {
-        char path[300], comm[32] = "";
-        FILE *f;
+static bool is_udevd(const char *pid) {
+        _cleanup_free_ char *comm = NULL;
+        char path[64];
 
-        snprintf(path, sizeof path, "%s/comm", pid);
-        int fd = openat(proc_fd, path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-                return false;
-        f = fdopen(fd, "r");
-        if (!f) {
-                close(fd);
-                return false;
+        snprintf(path, sizeof path, "/proc/%.16s/comm", pid);
+        return read_full_file(path, 64, &comm, NULL) >= 0 && streq(comm, "systemd-udevd\n");
+}
+
+/* Whether one of the lines of an fdinfo file is an inotify watch of the node. */
+static bool fdinfo_watches_node(FILE *f, const struct stat *node) {
+        char line[256];
+
+        while (fgets(line, sizeof line, f)) {
+                unsigned long long ino;
+                unsigned sdev;
+
+                /* the kernel's dev_t: major above bit 20 */
+                if (sscanf(line, "inotify wd:%*x ino:%llx sdev:%x", &ino, &sdev) == 2 &&
+                    ino == (unsigned long long) node->st_ino && sdev >> 20 == major(node->st_dev) &&
+                    (sdev & 0xfffff) == minor(node->st_dev))
+                        return true;
         }
-        if (!fgets(comm, sizeof comm, f))
-                comm[0] = 0;
-        fclose(f);
-        return strcmp(comm, "systemd-udevd\n") == 0;
+        return false;
 }
 
 int process_watches_node(pid_t pid, const struct stat *node) {
-        char path[64], line[256];
+        char path[64];
         struct dirent *de;
-        int found = 0, dir_fd;
+        bool found = false;
         DIR *d;
 
         assert(node);
 
         snprintf(path, sizeof path, "/proc/%d/fdinfo", (int) pid);
-        dir_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dir_fd < 0)
+        d = opendir(path);
+        if (!d)
                 return -errno;
-        d = fdopendir(dir_fd);
-        if (!d) {
-                close(dir_fd);
-                return -ENOMEM;
-        }
         while (!found && (de = readdir(d))) {
-                int fd = de->d_name[0] == '.' ? -1 : openat(dir_fd, de->d_name, O_RDONLY | O_CLOEXEC);
+                int fd = de->d_name[0] == '.' ? -1 : openat(dirfd(d), de->d_name, O_RDONLY | O_CLOEXEC);
                 FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 
                 if (!f) {
@@ -129,16 +133,7 @@ int process_watches_node(pid_t pid, const struct stat *node) {
                                 close(fd);
                         continue;
                 }
-                while (!found && fgets(line, sizeof line, f)) {
-                        unsigned long long ino;
-                        unsigned sdev;
-
-                        /* the kernel's dev_t: major above bit 20 */
-                        if (sscanf(line, "inotify wd:%*x ino:%llx sdev:%x", &ino, &sdev) == 2 &&
-                            ino == (unsigned long long) node->st_ino && sdev >> 20 == major(node->st_dev) &&
-                            (sdev & 0xfffff) == minor(node->st_dev))
-                                found = 1;
-                }
+                found = fdinfo_watches_node(f, node);
                 fclose(f);
         }
         closedir(d);
@@ -147,19 +142,15 @@ int process_watches_node(pid_t pid, const struct stat *node) {
 
 /* Whether systemd-udevd watches the node: 1, 0, or <0 when that cannot be read. */
 static int udevd_watches(const struct stat *node) {
-        int proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = -ESRCH;
         struct dirent *de;
+        int r = -ESRCH;
         DIR *d;
 
-        if (proc_fd < 0)
+        d = opendir("/proc");
+        if (!d)
                 return -errno;
-        d = fdopendir(proc_fd);
-        if (!d) {
-                close(proc_fd);
-                return -ENOMEM;
-        }
         while ((de = readdir(d)))
-                if (de->d_name[0] >= '1' && de->d_name[0] <= '9' && is_udevd(proc_fd, de->d_name)) {
+                if (de->d_name[0] >= '1' && de->d_name[0] <= '9' && is_udevd(de->d_name)) {
                         r = process_watches_node((pid_t) atoi(de->d_name), node);
                         break;
                 }
