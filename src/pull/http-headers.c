@@ -37,6 +37,21 @@ char *http_header_value(const char *line, size_t n, const char *name) {
         return strndup(v, vl);
 }
 
+bool http_connection_closes(const char *value) {
+        const char *p = value;
+
+        while (p && *p) {
+                size_t l;
+
+                p += strspn(p, " \t,");
+                l = strcspn(p, " \t,");
+                if (l == 5 && strncasecmp(p, "close", 5) == 0)
+                        return true;
+                p += l;
+        }
+        return false;
+}
+
 int http_content_range_parse(const char *s, uint64_t *ret_first, uint64_t *ret_last, int64_t *ret_total) {
         unsigned long long first, last, total;
         int end = 0;

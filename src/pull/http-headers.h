@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -26,6 +27,12 @@ char *http_header_value(const char *line, size_t n, const char *name);
  * @ret 0, or -EBADMSG (also when LAST < FIRST or TOTAL <= LAST)
  */
 int http_content_range_parse(const char *s, uint64_t *ret_first, uint64_t *ret_last, int64_t *ret_total);
+
+/**
+ * Whether a Connection header's value (a comma-separated list of options, RFC 9110 7.6.1) holds the
+ * option "close", in any case: the server ends the connection after this response.
+ */
+bool http_connection_closes(const char *value);
 
 /** Retry-After as seconds from now: delta-seconds or an HTTP date; 0 if absent, past or invalid. */
 unsigned http_retry_after_parse(const char *value, time_t now);

@@ -18,6 +18,7 @@
 #include "http-source.h"
 #include "macro.h"
 #include "string-util.h"
+#include "tls-read-ahead.h"
 
 #define MAX_REDIRECTS 10
 #define CONNECT_TIMEOUT 30
@@ -37,6 +38,7 @@ typedef struct Fetch {
         bool stalled;
         bool too_slow;
         bool downgrade_refused;         /* an https URL: redirects must stay on https */
+        bool server_closes;             /* this answer said "Connection: close" */
         char range[32];                 /* "OFFSET-" for CURLOPT_RANGE, which keeps the pointer */
         size_t header_bytes;
         char *content_range;            /* of the final answer */
@@ -72,6 +74,7 @@ static void reset_headers(Fetch *f) {
         r->etag = r->last_modified = NULL;
         r->retry_after = 0;
         f->content_range = mfree(f->content_range);
+        f->server_closes = false;
 }
 
 static size_t on_header(char *line, size_t size, size_t nitems, void *userdata) {
@@ -100,6 +103,9 @@ static size_t on_header(char *line, size_t size, size_t nitems, void *userdata) 
                 f->content_range = v;
         } else if ((v = http_header_value(line, n, "Retry-After"))) {
                 f->response->retry_after = http_retry_after_parse(v, time(NULL));
+                free(v);
+        } else if ((v = http_header_value(line, n, "Connection"))) {
+                f->server_closes = http_connection_closes(v);
                 free(v);
         }
         return n;
@@ -142,6 +148,8 @@ static int headers_complete(Fetch *f) {
         (void) curl_easy_getinfo(f->curl, CURLINFO_EFFECTIVE_URL, &url);
         r->content_length = cl;
         r->effective_url = url ? strdup(url) : NULL;
+        if (f->server_closes)
+                tls_read_ahead_enable(f->curl);
 
         if (r->status >= 300)
                 return 0; /* an error body: the caller never sees it */
@@ -273,10 +281,20 @@ static bool redirect_is_plain_http(CURL *curl) {
         return url && startswith(url, "http://");
 }
 
+static int add_header(struct curl_slist **headers, const char *line) {
+        struct curl_slist *l = curl_slist_append(*headers, line);
+
+        if (!l)
+                return -ENOMEM;
+        *headers = l;
+        return 0;
+}
+
 /* The handle for one request: where it may go, the callbacks, the range to resume from. */
 static int setup_handle(Fetch *f, char *errbuf, struct curl_slist **headers) {
         const HttpRequest *request = f->request;
         CURL *c = f->curl;
+        int r;
 
         curl_easy_setopt(c, CURLOPT_URL, request->url);
         curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
@@ -301,21 +319,29 @@ static int setup_handle(Fetch *f, char *errbuf, struct curl_slist **headers) {
                 curl_easy_setopt(c, CURLOPT_CAINFO, request->ca_file);
                 curl_easy_setopt(c, CURLOPT_CAPATH, NULL);
         }
-        if (request->offset == 0)
-                return 0;
-
-        snprintf(f->range, sizeof f->range, "%llu-", (unsigned long long) request->offset);
-        curl_easy_setopt(c, CURLOPT_RANGE, f->range);
-        if (request->if_range) {
+        if (startswith(request->url, "https://")) {
+                /* Each request has a handle of its own: the connection is never reused, and a server
+                 * that promises to close it lets OpenSSL read ahead (tls-read-ahead.h). */
+                tls_read_ahead_prepare(c);
+                r = add_header(headers, "Connection: close");
+                if (r < 0)
+                        return r;
+        }
+        if (request->offset > 0) {
+                snprintf(f->range, sizeof f->range, "%llu-", (unsigned long long) request->offset);
+                curl_easy_setopt(c, CURLOPT_RANGE, f->range);
+        }
+        if (request->offset > 0 && request->if_range) {
                 _cleanup_free_ char *h = NULL;
 
                 if (asprintf(&h, "If-Range: %s", request->if_range) < 0)
                         return -ENOMEM;
-                *headers = curl_slist_append(*headers, h);
-                if (!*headers)
-                        return -ENOMEM;
-                curl_easy_setopt(c, CURLOPT_HTTPHEADER, *headers);
+                r = add_header(headers, h);
+                if (r < 0)
+                        return r;
         }
+        if (*headers)
+                curl_easy_setopt(c, CURLOPT_HTTPHEADER, *headers);
         return 0;
 }
 

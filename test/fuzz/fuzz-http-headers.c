@@ -3,10 +3,13 @@
  * is the line's text after "Name:", trimmed, free of control characters; a Content-Range accepted
  * is consistent (FIRST <= LAST < TOTAL) and reads back the same when written out again; Retry-After
  * never exceeds a day; a Content-Length as the boot manager reads it (fparse_uint64) is the number
- * strtoull() reads from the same digits, refused exactly when it is not all digits or above the limit. */
+ * strtoull() reads from the same digits, refused exactly when it is not all digits or above the limit;
+ * a Connection value closes exactly when strtok_r() finds the option "close" among its comma- and
+ * blank-separated options. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <errno.h>
 
@@ -70,6 +73,19 @@ static void check_number(const char *s, uint64_t max) {
                 abort();
 }
 
+static void check_connection(const char *s) {
+        char *copy = strdup(s), *save = NULL;
+        bool want = false;
+
+        if (!copy)
+                return;
+        for (char *t = strtok_r(copy, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save))
+                want = want || strcasecmp(t, "close") == 0;
+        if (http_connection_closes(s) != want)
+                abort();
+        free(copy);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         char *s = strndup((const char *) data, size);
 
@@ -78,6 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_value((const char *) data, size, "ETag");
         check_value((const char *) data, size, "Content-Range");
         check_content_range(s);
+        check_connection(s);
         check_number(s, UINT64_MAX);
         check_number(s, 0x7fffffff);
         if (http_retry_after_parse(s, 1700000000) > HTTP_RETRY_AFTER_MAX)

@@ -30,6 +30,9 @@ rest of the path, so every test case is just a URL:
                                     client waits for the rest (a server nginx is not)
   /f=pause:20000000:20/x            once 20000000 body bytes of this URL were sent (all requests together),
                                     every answer stops for 20 s (the server "goes away" and comes back)
+  /f=keepalive/x                    the connection stays open after the answer even when the client asked
+                                    to close it, and the answer does not say "Connection: close" (without
+                                    this fault the server says so: RFC 9112 9.6)
 Faults combine with ",": /f=reset:1000,norange/x. Counters are per URL.
 
 With --tls-cert and --tls-key it speaks HTTPS instead (for --ca tests).
@@ -84,6 +87,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             s['bytes'] += nbytes
             return s['requests']
 
+    def send_response(self, code, message=None):
+        super().send_response(code, message)
+        # A client's "close" is honoured (http.server closes after this response); RFC 9112 9.6 asks
+        # the server to say so, and urlboot-pull reads ahead over TLS only when it does.
+        if 'close' in self.headers.get('Connection', '').lower() and not getattr(self, 'keep_open', False):
+            self.send_header('Connection', 'close')
+
     def do_POST(self):
         if self.path == '/_reset':
             with LOCK:
@@ -113,6 +123,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
         faults, path = parse_faults(urllib.parse.unquote(url.path))
         nth = self.count(url.path, request=True)
+        self.keep_open = 'keepalive' in faults
+        if self.keep_open:
+            # a server that keeps the connection whatever the client asked, and does not say "close"
+            self.close_connection = False
 
         if 'redirect' in faults:
             hops = int(faults['redirect'])

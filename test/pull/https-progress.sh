@@ -24,7 +24,7 @@ serve "$tmp/wronghost-port" --tls-cert "$tmp/pki/wronghost.pem" --tls-key "$tmp/
 serve "$tmp/pki-port" --tls-cert "$tmp/pki/good.pem" --tls-key "$tmp/pki/good.key"
 tls_port=$(cat "$tmp/tls-port") port=$(cat "$tmp/port")
 https="https://127.0.0.1:$tls_port/disk.raw.zst"
-echo "1..15"
+echo "1..18"
 
 run() { # NAME ARGS... → rc=N and the messages in $tmp/NAME.err
 	local name=$1; shift
@@ -62,6 +62,38 @@ check "a certificate from the pinned CA for another host: refused (exit 1), the 
 rc=$(URLBOOT_TLS_CA="$tmp/pki/ca.pem" run pinned-default --progress=none "https://127.0.0.1:$(cat "$tmp/pki-port")/disk.raw.zst")
 check "the pinned CA file is the default: the image arrives" \
 	"[ $rc = 0 ] && [ \"\$(sha256sum < '$tmp/root-pinned-default/img.raw' | cut -d' ' -f1)\" = $want ]"
+
+# OpenSSL reads ahead (several TLS records per receive call) only when the server promised to close
+# the connection after the answer: records read ahead wait unseen by libcurl until the socket wakes it,
+# and a closing server's end of stream does (src/pull/tls-read-ahead.h). Counted with strace.
+records=$(( $(stat -c %s "$tmp/fx/srv/disk.raw.zst") / 16384 ))
+recv_calls() { # NAME URL → the receive calls of one pull with the pinned CA (killed after 60 s: a stall)
+	mkdir -p "$tmp/root-$1"
+	timeout 60 strace -f -qq -e trace=recvfrom,read -o "$tmp/$1.strace" "$pull" raw --verify=no --progress=none \
+		--ca="$tmp/pki/ca.pem" --image-root="$tmp/root-$1" "$2" img > /dev/null 2> "$tmp/$1.err" || { echo failed; return; }
+	grep -c 'recvfrom(' "$tmp/$1.strace"
+}
+pki_port=$(cat "$tmp/pki-port")
+calls=$(recv_calls ahead "https://127.0.0.1:$pki_port/disk.raw.zst")
+check "https from a server that says it closes: fewer receive calls than TLS records ($calls for $records), the image intact" \
+	"[ '$calls' != failed ] && [ '$calls' -lt $records ] && cmp -s '$tmp/root-ahead/img.raw' '$tmp/fx/srv/disk.raw'"
+calls=$(recv_calls keep "https://127.0.0.1:$pki_port/f=keepalive/disk.raw.zst")
+check "https from a server that keeps the connection and does not say so: no read-ahead ($calls calls for $records records), the image arrives without waiting for a close" \
+	"[ '$calls' != failed ] && [ '$calls' -ge $records ] && cmp -s '$tmp/root-keep/img.raw' '$tmp/fx/srv/disk.raw'"
+# nginx keeps connections open unless asked, and then says it closes: read-ahead, and no wait at the
+# end of any body (a 20-byte file, one smaller than a record, the image).
+python3 "$src/test/http/nginx.py" --root "$tmp/fx/srv" --pki "$tmp/pki" --run-dir "$tmp/nginx" \
+	--ready-file "$tmp/nginx.ready" > /dev/null 2>&1 & pids+=($!)
+for i in $(seq 100); do [ -f "$tmp/nginx.ready" ] && break; sleep 0.1; done
+printf 'twenty bytes of text' > "$tmp/fx/srv/small.raw"
+head -c 9000 /dev/urandom > "$tmp/fx/srv/record.raw"
+calls=$(recv_calls nginx https://127.0.0.1:8443/disk.raw.zst)
+small=$(recv_calls nginx-small https://127.0.0.1:8443/small.raw)
+record=$(recv_calls nginx-record https://127.0.0.1:8443/record.raw)
+check "https from nginx: read-ahead ($calls calls for $records records), the image intact; a 20-byte and a 9000-byte file arrive whole" \
+	"[ '$calls' != failed ] && [ '$calls' -lt $records ] && cmp -s '$tmp/root-nginx/img.raw' '$tmp/fx/srv/disk.raw' && \
+	 [ '$small' != failed ] && cmp -s '$tmp/root-nginx-small/img.raw' '$tmp/fx/srv/small.raw' && \
+	 [ '$record' != failed ] && cmp -s '$tmp/root-nginx-record/img.raw' '$tmp/fx/srv/record.raw'"
 
 # Progress: slow enough (1 MB/s) for several updates.
 slow="http://127.0.0.1:$port/f=slow:1000000/disk.raw.zst"

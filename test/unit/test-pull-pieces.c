@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* urlboot-pull's small pieces: the pipe between downloader and unpacker (ring-buffer.c), the stream
- * digest (digest.c), progress's words (progress.c). */
+ * digest (digest.c), progress's words (progress.c), the Connection header's options (http-headers.c). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "digest.h"
+#include "http-headers.h"
 #include "progress.h"
 #include "pull-advice.h"
 #include "pull-option.h"
@@ -139,4 +140,17 @@ TEST(advice_words) {
         ASSERT_STREQ(pull_advice(PULL_ADVICE_VERIFY_NO), "verify=no");
         ASSERT_STREQ(pull_advice(PULL_ADVICE_PIN), "sha256=HEX");
         unsetenv("URLBOOT_PULL_ADVICE");
+}
+
+TEST(connection_close_is_an_option_of_the_list) {
+        ASSERT_TRUE(http_connection_closes("close"));
+        ASSERT_TRUE(http_connection_closes("Close"));
+        ASSERT_TRUE(http_connection_closes("keep-alive, close"));
+        ASSERT_TRUE(http_connection_closes(",\tCLOSE ,"));
+        ASSERT_FALSE(http_connection_closes("keep-alive"));
+        ASSERT_FALSE(http_connection_closes("closed"));
+        ASSERT_FALSE(http_connection_closes("x-close, upgrade"));
+        ASSERT_FALSE(http_connection_closes("close;q=1"));
+        ASSERT_FALSE(http_connection_closes(""));
+        ASSERT_FALSE(http_connection_closes(NULL));
 }
