@@ -321,7 +321,11 @@ static int setup_handle(Fetch *f, char *errbuf, struct curl_slist **headers) {
         }
         if (startswith(request->url, "https://")) {
                 /* Each request has a handle of its own: the connection is never reused, and a server
-                 * that promises to close it lets OpenSSL read ahead (tls-read-ahead.h). */
+                 * that promises to close it lets OpenSSL read ahead (tls-read-ahead.h). HTTP/1.1 even
+                 * where the server offers HTTP/2: one stream gains nothing from multiplexing, and
+                 * libcurl reads HTTP/2 in smaller pieces (16,623 receive calls for 100 MiB from nginx,
+                 * 2,601 with HTTP/1.1 and read-ahead). */
+                curl_easy_setopt(c, CURLOPT_HTTP_VERSION, (long) CURL_HTTP_VERSION_1_1);
                 tls_read_ahead_prepare(c);
                 r = add_header(headers, "Connection: close");
                 if (r < 0)

@@ -8,6 +8,7 @@
   8447  downgrade: the good certificate, every answer a 302 to the same path on http://HOST:8080
   8448  reconnects: the good certificate, a connection closed after every 4 requests and answers at
         2 MB/s, so that a client that copies a while opens new connections all along
+  8449  http2: the good certificate, HTTP/2 offered (ALPN) beside HTTP/1.1
 
 RSA keys, TLS 1.2 (nginx 1.22's defaults allow it): what Debian 12's OVMF speaks. The access log has
 the port, the connection's serial number, the time and the request.
@@ -23,12 +24,13 @@ import subprocess
 import sys
 import time
 
-PORTS = {'good': 8443, 'expired': 8444, 'wronghost': 8445, 'other': 8446, 'downgrade': 8447, 'reconnects': 8448}
+PORTS = {'good': 8443, 'expired': 8444, 'wronghost': 8445, 'other': 8446, 'downgrade': 8447, 'reconnects': 8448,
+         'http2': 8449}
 
 
 def config(root, pki, run_dir, redirect_host):
-    def server(port, cert, extra=''):
-        return (f'  server {{ listen 127.0.0.1:{port} ssl; ssl_protocols TLSv1.2 TLSv1.3; '
+    def server(port, cert, extra='', listen=''):
+        return (f'  server {{ listen 127.0.0.1:{port} ssl{listen}; ssl_protocols TLSv1.2 TLSv1.3; '
                 f'ssl_certificate {pki}/{cert}.pem; ssl_certificate_key {pki}/{cert}.key; {extra}}}\n')
     temp = ' '.join(f'{k}_temp_path {run_dir}/tmp;' for k in ('client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'))
     # one process (no master and workers): killing it leaves nothing behind, and it keeps our user
@@ -44,6 +46,7 @@ def config(root, pki, run_dir, redirect_host):
             + server(PORTS['other'], 'other')
             + server(PORTS['downgrade'], 'good', f'location / {{ return 302 http://{redirect_host}:8080$request_uri; }} ')
             + server(PORTS['reconnects'], 'good', 'keepalive_requests 4; limit_rate 2m; ')
+            + server(PORTS['http2'], 'good', listen=' http2')
             + '}\n')
 
 

@@ -24,7 +24,7 @@ serve "$tmp/wronghost-port" --tls-cert "$tmp/pki/wronghost.pem" --tls-key "$tmp/
 serve "$tmp/pki-port" --tls-cert "$tmp/pki/good.pem" --tls-key "$tmp/pki/good.key"
 tls_port=$(cat "$tmp/tls-port") port=$(cat "$tmp/port")
 https="https://127.0.0.1:$tls_port/disk.raw.zst"
-echo "1..18"
+echo "1..19"
 
 run() { # NAME ARGS... → rc=N and the messages in $tmp/NAME.err
 	local name=$1; shift
@@ -94,6 +94,12 @@ check "https from nginx: read-ahead ($calls calls for $records records), the ima
 	"[ '$calls' != failed ] && [ '$calls' -lt $records ] && cmp -s '$tmp/root-nginx/img.raw' '$tmp/fx/srv/disk.raw' && \
 	 [ '$small' != failed ] && cmp -s '$tmp/root-nginx-small/img.raw' '$tmp/fx/srv/small.raw' && \
 	 [ '$record' != failed ] && cmp -s '$tmp/root-nginx-record/img.raw' '$tmp/fx/srv/record.raw'"
+# Offered HTTP/2 as well, urlboot-pull asks for HTTP/1.1 (libcurl reads HTTP/2 in small pieces: more
+# receive calls than records) and reads ahead.
+calls=$(recv_calls nginx-h2 https://127.0.0.1:8449/disk.raw.zst)
+check "https from nginx offering HTTP/2: HTTP/1.1 asked and read ahead ($calls calls for $records records), the image intact" \
+	"[ '$calls' != failed ] && [ '$calls' -lt $records ] && cmp -s '$tmp/root-nginx-h2/img.raw' '$tmp/fx/srv/disk.raw' && \
+	 grep -q '^8449 .* \"GET /disk.raw.zst HTTP/1.1\" 200 ' '$tmp/nginx/access.log'"
 
 # Progress: slow enough (1 MB/s) for several updates.
 slow="http://127.0.0.1:$port/f=slow:1000000/disk.raw.zst"
