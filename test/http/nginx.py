@@ -80,11 +80,18 @@ def main():
     ap.add_argument('--redirect-host', default='10.0.2.2')
     ap.add_argument('--ready-file', help='created once every port accepts connections')
     a = ap.parse_args()
+    # SIGTERM only stops nginx; the wait below then returns. (Waiting in the handler as well would
+    # deadlock on Popen's lock, held by the interrupted wait, and leave nginx a zombie and us running.)
+    stop = []   # a SIGTERM while nginx starts: stopped once it runs
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
     proc = start(a.root, a.pki, a.run_dir, a.redirect_host)
+    signal.signal(signal.SIGTERM, lambda *_: proc.terminate())
+    if stop:
+        proc.terminate()
     if a.ready_file:
         open(a.ready_file, 'w').close()
-    signal.signal(signal.SIGTERM, lambda *_: (proc.terminate(), proc.wait(), sys.exit(0)))
-    sys.exit(proc.wait())
+    rc = proc.wait()
+    sys.exit(0 if rc in (0, -signal.SIGTERM) else rc)
 
 
 if __name__ == '__main__':
