@@ -332,15 +332,15 @@ static int setup_handle(Fetch *f, char *errbuf, struct curl_slist **headers) {
         if (request->offset > 0) {
                 snprintf(f->range, sizeof f->range, "%llu-", (unsigned long long) request->offset);
                 curl_easy_setopt(c, CURLOPT_RANGE, f->range);
-        }
-        if (request->offset > 0 && request->if_range) {
-                _cleanup_free_ char *h = NULL;
+                if (request->if_range) {
+                        _cleanup_free_ char *h = NULL;
 
-                if (asprintf(&h, "If-Range: %s", request->if_range) < 0)
-                        return -ENOMEM;
-                r = add_header(headers, h);
-                if (r < 0)
-                        return r;
+                        if (asprintf(&h, "If-Range: %s", request->if_range) < 0)
+                                return -ENOMEM;
+                        r = add_header(headers, h);
+                        if (r < 0)
+                                return r;
+                }
         }
         if (*headers)
                 curl_easy_setopt(c, CURLOPT_HTTPHEADER, *headers);

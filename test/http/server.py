@@ -91,7 +91,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         super().send_response(code, message)
         # A client's "close" is honoured (http.server closes after this response); RFC 9112 9.6 asks
         # the server to say so, and urlboot-pull reads ahead over TLS only when it does.
-        if 'close' in self.headers.get('Connection', '').lower() and not getattr(self, 'keep_open', False):
+        options = [o.strip().lower() for o in self.headers.get('Connection', '').split(',')]
+        if 'close' in options and not getattr(self, 'keep_open', False):
             self.send_header('Connection', 'close')
 
     def do_POST(self):
