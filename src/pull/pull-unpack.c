@@ -173,6 +173,8 @@ static int unpack_raw(Attempt *a) {
                         .userdata = a,
                         .flusher = flusher,
                         .memory_budget = a->o->memory_budget,
+                        .spill_dir_fd = a->root_fd,
+                        .spill_max = XZ_SPILL_DEFAULT,
                 };
                 XzDecodeResult xr;
 

@@ -5,9 +5,11 @@
  */
 #include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <lzma.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,13 +22,14 @@
 #define CHUNK_SIZE (256 * 1024)
 /* Output gathered before each write; a worker decodes into it directly. */
 #define OUTPUT_BUFFER (128 * 1024)
-/* Compressed bytes waiting for workers, in all. While one worker decodes, the reader must get
- * past the rest of its block to feed the next worker, so more lets more blocks overlap; less only
+/* Compressed bytes waiting for workers in memory, in all. While one worker decodes, the reader must
+ * get past the rest of its block to feed the next worker, so more lets more blocks overlap; less only
  * costs parallelism, never correctness. `xz -T2 -6` makes 24 MiB blocks, packed to 2-7 MiB for an
- * OS image: 3 MiB keeps two workers as busy as xz -T2 keeps its own (4 MiB gains 3 %, 2 MiB loses
- * 15 %; tools/bench/pull-bench, docs/performance.md). */
-#define CHUNK_BUDGET_BYTES (3 * 1024 * 1024)
-#define CHUNK_BUDGET (CHUNK_BUDGET_BYTES / CHUNK_SIZE)
+ * OS image: without a spill file, 3 MiB keeps two workers as busy as xz -T2 keeps its own (4 MiB gains
+ * 3 %, 2 MiB loses 15 %); with one, the rest of the block goes there, and 1 MiB is as fast as 3
+ * (tools/bench/pull-bench, docs/performance.md). */
+#define CHUNK_BUDGET (3 * 1024 * 1024 / CHUNK_SIZE)
+#define CHUNK_BUDGET_SPILLING (1024 * 1024 / CHUNK_SIZE)
 /* A block this small (with its header) is kept after it is handed out, so that a repeat of it is
  * recognised: the same bytes decode to the same output (a block starts with a fresh decoder, and its
  * check type is the stream's), so a repeat of a block that decoded to zeros only needs no decoding, its
@@ -34,14 +37,19 @@
  * for each 24 MiB of zeros), whose decoding took a third of the CPU time of a 1 GiB image with
  * 680 MiB of them (docs/performance.md). */
 #define REPEAT_MAX (64 * 1024)
-/* A chunk with its header and malloc's fills CHUNK_SIZE exactly: whole pages, none wasted. */
-#define CHUNK_DATA (CHUNK_SIZE - 2 * sizeof(void *) - 2 * sizeof(size_t))
+/* Input read ahead into the spill file goes there, and comes back, in pieces of this size. */
+#define SPILL_PIECE (64 * 1024)
+#define NOT_SPILLED UINT64_MAX
 
 typedef struct Chunk {
         struct Chunk *next;
         size_t size;
-        unsigned char data[CHUNK_DATA];
+        uint64_t spilled_at;            /* where the spill file holds its bytes; NOT_SPILLED: in data[] */
+        unsigned char data[];           /* CHUNK_DATA bytes, none for a spilled chunk */
 } Chunk;
+
+/* A chunk with its header and malloc's fills CHUNK_SIZE exactly: whole pages, none wasted. */
+#define CHUNK_DATA (CHUNK_SIZE - 2 * sizeof(size_t) - offsetof(Chunk, data))
 
 /* One block handed to a worker. */
 typedef struct Job {
@@ -78,6 +86,7 @@ typedef struct Worker {
         Job job;
         lzma_stream strm;
         SparseFile *out;
+        unsigned char *spill_piece;     /* a spilled chunk read back (SPILL_PIECE), NULL without a spill file */
 } Worker;
 
 
@@ -87,6 +96,11 @@ struct XzDecoder {
         pthread_cond_t wake_workers, wake_reader;
         Chunk *free_chunks;
         unsigned n_chunks;              /* allocated, free or queued */
+        unsigned chunk_budget;          /* n_chunks at most */
+        int spill_fd;                   /* input read ahead of the chunk budget, -1 if none */
+        uint64_t spill_max;             /* bytes it may hold at once */
+        uint64_t spilled;               /* bytes it holds, queued and not decoded yet */
+        uint64_t spill_end;             /* where the next spilled bytes go */
         int error;                      /* the first worker failure */
         bool stopping;
         Worker *workers;
@@ -156,6 +170,11 @@ static int start_block_decoder(lzma_stream *s, lzma_block *block) {
 /* ---- workers ---- */
 
 static void chunk_release(XzDecoder *x, Chunk *c) {
+        if (c->spilled_at != NOT_SPILLED) {
+                x->spilled -= c->size;
+                free(c);
+                return;
+        }
         c->next = x->free_chunks;
         x->free_chunks = c;
 }
@@ -191,6 +210,27 @@ static void job_done_with_chunk(XzDecoder *x, Job *j, Chunk *c) {
         pthread_mutex_unlock(&x->lock);
 }
 
+/* The chunk's bytes: in it, or read back from the spill file into the worker's piece (their place there
+ * let go at once: a hole again, in the page cache and on disk, not only when the file is closed). */
+static int chunk_bytes(Worker *w, const Chunk *c, const unsigned char **ret) {
+        int spill_fd = w->x->spill_fd;
+        ssize_t n;
+
+        if (c->spilled_at == NOT_SPILLED) {
+                *ret = c->data;
+                return 0;
+        }
+        n = pread(spill_fd, w->spill_piece, c->size, (off_t) c->spilled_at);
+        if (n < 0)
+                return -errno;
+        if ((size_t) n != c->size)
+                return -EIO;    /* shorter than what was written */
+        (void) fallocate(spill_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t) c->spilled_at,
+                         (off_t) c->size);
+        *ret = w->spill_piece;
+        return 0;
+}
+
 /* @ret 0 (*ret_zeros: the block decoded to zeros only) or <0 */
 static int decode_job(Worker *w, bool *ret_zeros) {
         XzDecoder *x = w->x;
@@ -208,9 +248,12 @@ static int decode_job(Worker *w, bool *ret_zeros) {
                 return r;
         data_before = sparse_file_data_bytes(w->out);
         while ((c = job_next_chunk(x, j))) {
+                const unsigned char *bytes = NULL;
                 size_t used;
 
-                r = ended ? -EBADMSG : feed(&w->strm, w->out, c->data, c->size, &used);
+                r = ended ? -EBADMSG : chunk_bytes(w, c, &bytes);
+                if (r >= 0)
+                        r = feed(&w->strm, w->out, bytes, c->size, &used);
                 /* Bytes after the block's end, or a block that ends early: the header lied. */
                 if (r == 1 && used != c->size)
                         r = -EBADMSG;
@@ -313,8 +356,9 @@ static void release_for_reader(XzDecoder *x, uint64_t need) {
         pthread_mutex_unlock(&x->lock);
 }
 
-/* A chunk from the budget, waiting for workers to give one back. NULL if one failed or no memory. */
-static Chunk *chunk_get(XzDecoder *x) {
+/* A chunk for up to size bytes: from the budget, or else, for bytes from the input (may_spill), a place in
+ * the spill file; waits for workers to give either back. NULL if one failed or no memory. */
+static Chunk *chunk_get(XzDecoder *x, uint64_t size, bool may_spill) {
         Chunk *c = NULL;
 
         pthread_mutex_lock(&x->lock);
@@ -322,33 +366,68 @@ static Chunk *chunk_get(XzDecoder *x) {
                 if (x->free_chunks) {
                         c = x->free_chunks;
                         x->free_chunks = c->next;
+                        c->size = (size_t) MIN(size, (uint64_t) CHUNK_DATA);
                         break;
                 }
-                if (x->n_chunks < CHUNK_BUDGET) {
+                if (x->n_chunks < x->chunk_budget) {
+                        c = malloc(offsetof(Chunk, data) + CHUNK_DATA);
+                        if (!c)
+                                break;
+                        x->n_chunks++;
+                        c->spilled_at = NOT_SPILLED;
+                        c->size = (size_t) MIN(size, (uint64_t) CHUNK_DATA);
+                        break;
+                }
+                if (may_spill && x->spill_fd >= 0 && x->spilled + SPILL_PIECE <= x->spill_max) {
                         c = malloc(sizeof *c);
-                        if (c)
-                                x->n_chunks++;
-                        else
-                                x->error = -ENOMEM;
+                        if (!c)
+                                break;
+                        c->size = (size_t) MIN(size, (uint64_t) SPILL_PIECE);
+                        c->spilled_at = x->spill_end;
+                        x->spill_end += c->size;
+                        x->spilled += c->size;
                         break;
                 }
                 pthread_cond_wait(&x->wake_reader, &x->lock);
         }
+        if (!c && x->error == 0)
+                x->error = -ENOMEM;
         pthread_mutex_unlock(&x->lock);
         return c;
+}
+
+/* The spilled chunk's bytes, from the input into the spill file. */
+static int spill_write(XzDecoder *x, const Chunk *c) {
+        size_t done = 0;
+
+        while (done < c->size) {
+                long n = stream_input_fill(&x->in);
+                ssize_t written;
+
+                if (n <= 0)
+                        return n < 0 ? (int) n : -EPIPE;
+                written = pwrite(x->spill_fd, x->in.buf + x->in.pos, MIN((size_t) n, c->size - done),
+                                 (off_t) (c->spilled_at + done));
+                if (written < 0)
+                        return -errno;
+                x->in.pos += (size_t) written;
+                done += (size_t) written;
+        }
+        return 0;
 }
 
 /* Queues the next size bytes for the job, chunk by chunk: from memory, or (from NULL) the input. */
 static int queue_input(XzDecoder *x, Job *j, const unsigned char *from, uint64_t size) {
         while (size > 0) {
-                Chunk *c = chunk_get(x);
+                Chunk *c = chunk_get(x, size, !from);
                 int r = 0;
 
                 if (!c)
                         return worker_failure(x);
                 c->next = NULL;
-                c->size = (size_t) MIN(size, (uint64_t) CHUNK_DATA);
-                if (from) {
+                if (c->spilled_at != NOT_SPILLED)
+                        r = spill_write(x, c);
+                else if (from) {
                         memcpy(c->data, from, c->size);
                         from += c->size;
                 } else
@@ -649,6 +728,14 @@ static int read_streams(XzDecoder *x) {
 
 /* ---- setting up and tearing down ---- */
 
+/* A file without a name in dir, gone when closed. Without one (a file system that has no O_TMPFILE), the
+ * reader waits for the chunk budget as before: @ret -1. */
+static int spill_open(int dir_fd) {
+        int fd = openat(dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+        return fd >= 0 ? fd : -1;
+}
+
 static int start_workers(XzDecoder *x, unsigned n, Flusher *flusher) {
         x->workers = calloc(n, sizeof *x->workers);
         if (!x->workers)
@@ -664,6 +751,11 @@ static int start_workers(XzDecoder *x, unsigned n, Flusher *flusher) {
                 if (r < 0)
                         return r;
                 sparse_file_set_flusher(w->out, flusher);
+                if (x->spill_fd >= 0) {
+                        w->spill_piece = malloc(SPILL_PIECE);
+                        if (!w->spill_piece)
+                                return -ENOMEM;
+                }
                 if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
                         return -EAGAIN;
                 x->n_started++;
@@ -684,6 +776,7 @@ static void stop_workers(XzDecoder *x, int failure) {
         for (unsigned i = 0; i < x->n_workers; i++) {
                 lzma_end(&x->workers[i].strm);
                 sparse_file_free(x->workers[i].out);
+                free(x->workers[i].spill_piece);
         }
         free(x->workers);
         while (x->free_chunks) {
@@ -714,6 +807,11 @@ int xz_decode_to_file(int fd, const XzDecodeOptions *o, XzDecodeResult *ret) {
         pthread_cond_init(&x->wake_workers, NULL);
         pthread_cond_init(&x->wake_reader, NULL);
 
+        x->spill_fd = -1;
+        if (o->spill_max > 0 && o->threads > 1)
+                x->spill_fd = spill_open(o->spill_dir_fd);
+        x->spill_max = o->spill_max;
+        x->chunk_budget = x->spill_fd >= 0 ? CHUNK_BUDGET_SPILLING : CHUNK_BUDGET;
         r = sparse_file_new(fd, OUTPUT_BUFFER, &x->out);
         if (r >= 0)
                 sparse_file_set_flusher(x->out, o->flusher);
@@ -731,6 +829,7 @@ int xz_decode_to_file(int fd, const XzDecodeOptions *o, XzDecodeResult *ret) {
         if (r >= 0) {
                 ret->size = x->offset;
                 ret->skipped = x->skipped;
+                ret->spilled = x->spill_end;
         }
         if (r == -E2BIG)
                 ret->memory_needed = x->needed;
@@ -738,6 +837,8 @@ int xz_decode_to_file(int fd, const XzDecodeOptions *o, XzDecodeResult *ret) {
         sparse_file_free(x->out);
         lzma_end(&x->serial);
         lzma_index_hash_end(x->index, NULL);
+        if (x->spill_fd >= 0)
+                (void) close(x->spill_fd);
         pthread_cond_destroy(&x->wake_workers);
         pthread_cond_destroy(&x->wake_reader);
         pthread_mutex_destroy(&x->lock);

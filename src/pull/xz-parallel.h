@@ -34,12 +34,19 @@ typedef struct XzDecodeOptions {
         void *userdata;
         Flusher *flusher;               /* told about every write (flusher.h); may be NULL */
         uint64_t memory_budget;         /* bytes for all block decoders at once; 0: XZ_MEMORY_BUDGET_DEFAULT */
+        /* Input read ahead for the next block while the chunk budget holds the current one's, so that a
+         * worker that finishes need not wait for the other's block to arrive: up to spill_max bytes at
+         * once, in a file without a name in spill_dir_fd (page cache and disk, not this process's
+         * memory). 0: none, the reader waits for the budget. */
+        int spill_dir_fd;
+        uint64_t spill_max;
 } XzDecodeOptions;
 
 typedef struct XzDecodeResult {
         uint64_t size;                  /* decoded bytes */
         uint64_t memory_needed;         /* with -E2BIG: what the refused block would need */
         uint64_t skipped;               /* of size, repeats of a block of zeros: holes, not decoded */
+        uint64_t spilled;               /* input bytes read ahead through the spill file */
 } XzDecodeResult;
 
 /**
@@ -50,6 +57,9 @@ typedef struct XzDecodeResult {
  *      more memory than the budget, -ENOMEM, a write error, or the reader's error
  */
 int xz_decode_to_file(int fd, const XzDecodeOptions *o, XzDecodeResult *ret);
+
+/** Read ahead into the spill file: more than the largest compressed block of `xz -T2 -6` (24 MiB of output). */
+#define XZ_SPILL_DEFAULT (UINT64_C(16) * 1024 * 1024)
 
 /** The budget when none is given: enough for two `xz -9` blocks at once. */
 #define XZ_MEMORY_BUDGET_DEFAULT (UINT64_C(256) * 1024 * 1024)

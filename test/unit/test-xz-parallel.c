@@ -4,6 +4,8 @@
  * in the block headers as `xz -T` writes them, single-block without), decoded with 0 to 3 workers
  * and read in uneven pieces; then damaged: truncated, corrupted, lying block sizes, bad padding.
  */
+#include <dirent.h>
+#include <fcntl.h>
 #include <lzma.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -83,8 +85,11 @@ static long read_pieces(void *userdata, void *buf, size_t size) {
         return (long) n;
 }
 
-/* The last decode()'s blocks not decoded, as repeats of a block of zeros. */
-static uint64_t last_skipped;
+/* The last decode()'s blocks not decoded, as repeats of a block of zeros, and its input read ahead
+ * through the spill file. */
+static uint64_t last_skipped, last_spilled;
+/* The spill file decode() allows (0: none), in the test's directory. */
+static uint64_t spill_max;
 
 /* Decodes input into a new file; the result, and the file's contents in *ret_out. */
 static int decode(const Buffer *input, unsigned threads, size_t fail_at, Buffer *ret_out) {
@@ -101,11 +106,15 @@ static int decode(const Buffer *input, unsigned threads, size_t fail_at, Buffer 
         XzDecodeOptions o = {
                 .threads = threads, .prefix = input->data, .prefix_size = 6,
                 .read = read_pieces, .userdata = &reader,
+                .spill_dir_fd = open(test_tmpdir(), O_RDONLY | O_DIRECTORY | O_CLOEXEC), .spill_max = spill_max,
         };
+        ASSERT_TRUE(o.spill_dir_fd >= 0);
         reader.pos = 6;
         r = xz_decode_to_file(fd, &o, &result);
+        close(o.spill_dir_fd);
         size = result.size;
         last_skipped = r >= 0 ? result.skipped : 0;
+        last_spilled = r >= 0 ? result.spilled : 0;
         if (r >= 0 && ret_out) {
                 ASSERT_OK(fstat(fd, &st));
                 ASSERT_EQ(st.st_size, size);
@@ -302,6 +311,96 @@ TEST(reader_failure_is_returned) {
                 ASSERT_EQ(decode(&xz, threads, xz.size / 2, NULL), -EIO);
                 ASSERT_EQ(decode(&xz, threads, 20, NULL), -EIO);
         }
+        free(xz.data);
+        free(image.data);
+}
+
+#define BIG_BLOCK (2 * 1024 * 1024)
+
+/* 8 MiB of bytes that do not compress, 600 KiB in each MiB, zeros between: a 2 MiB block stays over a
+ * MiB compressed, more than the chunk budget holds beside a spill file. */
+static Buffer make_big_image(void) {
+        Buffer b = { calloc(1, 4 * BIG_BLOCK), 4 * BIG_BLOCK };
+        uint64_t x = 42;
+
+        ASSERT_TRUE(b.data);
+        for (size_t i = 0; i < b.size; i++)
+                if (i % (1024 * 1024) < 600 * 1024) {
+                        x = x * 6364136223846793005u + 1442695040888963407u;
+                        b.data[i] = (uint8_t) (x >> 56);
+                }
+        return b;
+}
+
+/* Entries of the test's directory other than decode()'s outputs: the spill file must have no name. */
+static unsigned stray_files(void) {
+        DIR *d = opendir(test_tmpdir());
+        struct dirent *de;
+        unsigned n = 0;
+
+        ASSERT_TRUE(d);
+        while ((de = readdir(d)))
+                if (de->d_name[0] != '.' && strncmp(de->d_name, "out-", 4) != 0)
+                        n++;
+        closedir(d);
+        return n;
+}
+
+/* With workers, the input of a block larger than the chunk budget goes on into the spill file, from
+ * which the worker reads it back: the image is the same, whether the spill file holds one piece at a
+ * time (the reader waits for it) or many. */
+TEST(large_blocks_read_ahead_through_spill_file) {
+        Buffer image = make_big_image(), xz = compress(&image, BIG_BLOCK);
+        uint64_t maxima[] = { 64 * 1024, XZ_SPILL_DEFAULT };
+
+        for (size_t i = 0; i < sizeof maxima / sizeof maxima[0]; i++)
+                for (unsigned threads = 0; threads <= 3; threads++) {
+                        Buffer out;
+
+                        spill_max = maxima[i];
+                        ASSERT_OK(decode(&xz, threads, SIZE_MAX, &out));
+                        ASSERT_EQ(out.size, image.size);
+                        ASSERT_TRUE(memcmp(out.data, image.data, image.size) == 0);
+                        if (threads > 1)
+                                ASSERT_TRUE(last_spilled > 0);
+                        else
+                                ASSERT_EQ(last_spilled, 0);
+                        free(out.data);
+                }
+        spill_max = 0;
+        ASSERT_EQ(stray_files(), 0);
+        free(xz.data);
+        free(image.data);
+}
+
+/* Damage in input that went through the spill file is found as anywhere else. */
+TEST(spilled_input_damaged_truncated_or_failing) {
+        Buffer image = make_big_image(), xz = compress(&image, BIG_BLOCK);
+        size_t full = xz.size;
+        size_t cuts[] = { full / 5, full / 3, full / 2, full - 100 };
+
+        spill_max = XZ_SPILL_DEFAULT;
+        for (unsigned threads = 2; threads <= 3; threads++) {
+                for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+                        int r;
+
+                        xz.data[cuts[i]] ^= 0x20;
+                        r = decode(&xz, threads, SIZE_MAX, NULL);
+                        xz.data[cuts[i]] ^= 0x20;
+                        if (r != -EBADMSG)
+                                test_fail(__FILE__, __LINE__, "byte %zu changed, threads=%u: %s", cuts[i],
+                                          threads, r >= 0 ? "success" : strerror(-r));
+                        xz.size = cuts[i];
+                        r = decode(&xz, threads, SIZE_MAX, NULL);
+                        xz.size = full;
+                        if (r != -EPIPE && r != -EBADMSG)
+                                test_fail(__FILE__, __LINE__, "cut at %zu, threads=%u: %s", cuts[i], threads,
+                                          r >= 0 ? "success" : strerror(-r));
+                        ASSERT_EQ(decode(&xz, threads, cuts[i], NULL), -EIO);
+                }
+        }
+        spill_max = 0;
+        ASSERT_EQ(stray_files(), 0);
         free(xz.data);
         free(image.data);
 }
