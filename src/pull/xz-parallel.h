@@ -58,7 +58,9 @@ typedef struct XzDecodeResult {
  */
 int xz_decode_to_file(int fd, const XzDecodeOptions *o, XzDecodeResult *ret);
 
-/** Read ahead into the spill file: more than the largest compressed block of `xz -T2 -6` (24 MiB of output). */
+/** Read ahead into the spill file at once: `xz -T2 -6` cuts 24 MiB blocks, which an OS image packs to 2-7
+ * MiB, so the next block's input fits while the current one's is decoded; a block that packs worse (up
+ * to 24 MiB) only makes the reader wait for part of it, as without a spill file. */
 #define XZ_SPILL_DEFAULT (UINT64_C(16) * 1024 * 1024)
 
 /** The budget when none is given: enough for two `xz -9` blocks at once. */
