@@ -15,6 +15,7 @@
 
 #include "decompress.h"
 #include "flusher.h"
+#include "log.h"
 #include "macro.h"
 #include "progress.h"
 #include "pull-attempt.h"
@@ -181,6 +182,9 @@ static int unpack_raw(Attempt *a) {
                 r = xz_decode_to_file(a->fd, &xo, &xr);
                 a->report->image_size = xr.size;
                 memory_needed = xr.memory_needed;
+                if (r >= 0 && xr.spill_error < 0)
+                        log_info("Reading %s ahead into %s failed (%s); the rest was read as memory allowed.",
+                                 a->url, a->o->image_root, strerror(-xr.spill_error));
         } else if (a->compression == COMPRESSION_ZSTD && decoder_threads(a) > 1 &&
                    zstd_parallel_applies(buf, (size_t) head, a->o->memory_budget))
                 r = unpack_zstd_frames(a, buf, (size_t) head, flusher);

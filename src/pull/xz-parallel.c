@@ -101,6 +101,7 @@ struct XzDecoder {
         uint64_t spill_max;             /* bytes it may hold at once */
         uint64_t spilled;               /* bytes it holds, queued and not decoded yet */
         uint64_t spill_end;             /* where the next spilled bytes go */
+        int spill_error;                /* why reading ahead into it stopped, 0 if it did not */
         int error;                      /* the first worker failure */
         bool stopping;
         Worker *workers;
@@ -396,24 +397,42 @@ static Chunk *chunk_get(XzDecoder *x, uint64_t size, bool may_spill) {
         return c;
 }
 
-/* The spilled chunk's bytes, from the input into the spill file. */
-static int spill_write(XzDecoder *x, const Chunk *c) {
-        size_t done = 0;
-
-        while (done < c->size) {
+/* The spilled chunk's bytes, from the input into the spill file. A failed write (a full or failing
+ * disk) is -errno with *write_failed set: the bytes before it are in the file and *done says how many. */
+static int spill_write(XzDecoder *x, const Chunk *c, size_t *done, bool *write_failed) {
+        *done = 0;
+        *write_failed = false;
+        while (*done < c->size) {
                 long n = stream_input_fill(&x->in);
                 ssize_t written;
 
                 if (n <= 0)
                         return n < 0 ? (int) n : -EPIPE;
-                written = pwrite(x->spill_fd, x->in.buf + x->in.pos, MIN((size_t) n, c->size - done),
-                                 (off_t) (c->spilled_at + done));
-                if (written < 0)
+                written = pwrite(x->spill_fd, x->in.buf + x->in.pos, MIN((size_t) n, c->size - *done),
+                                 (off_t) (c->spilled_at + *done));
+                if (written < 0) {
+                        *write_failed = true;
                         return -errno;
+                }
                 x->in.pos += (size_t) written;
-                done += (size_t) written;
+                *done += (size_t) written;
         }
         return 0;
+}
+
+/* The spill file could not take the chunk's bytes: it keeps those it took, the reader stops reading
+ * ahead and waits for the memory budget it had without a spill file, as a slower pull, not a failed
+ * one. The first error is kept for the result. */
+static void spill_give_up(XzDecoder *x, Chunk *c, size_t done, int error) {
+        pthread_mutex_lock(&x->lock);
+        x->spill_max = 0;
+        x->chunk_budget = CHUNK_BUDGET;
+        if (x->spill_error == 0)
+                x->spill_error = error;
+        x->spilled -= c->size - done;
+        x->spill_end -= c->size - done; /* the last place handed out: nothing comes after it */
+        c->size = done;
+        pthread_mutex_unlock(&x->lock);
 }
 
 /* Queues the next size bytes for the job, chunk by chunk: from memory, or (from NULL) the input. */
@@ -425,9 +444,16 @@ static int queue_input(XzDecoder *x, Job *j, const unsigned char *from, uint64_t
                 if (!c)
                         return worker_failure(x);
                 c->next = NULL;
-                if (c->spilled_at != NOT_SPILLED)
-                        r = spill_write(x, c);
-                else if (from) {
+                if (c->spilled_at != NOT_SPILLED) {
+                        size_t done;
+                        bool write_failed;
+
+                        r = spill_write(x, c, &done, &write_failed);
+                        if (r < 0 && write_failed) {
+                                spill_give_up(x, c, done, r);
+                                r = 0;
+                        }
+                } else if (from) {
                         memcpy(c->data, from, c->size);
                         from += c->size;
                 } else
@@ -436,7 +462,7 @@ static int queue_input(XzDecoder *x, Job *j, const unsigned char *from, uint64_t
                 /* A worker that failed meanwhile has dropped its job: nothing may be added to it. */
                 if (r >= 0 && x->error != 0)
                         r = x->error;
-                if (r < 0)
+                if (r < 0 || c->size == 0) /* empty: the spill file failed before taking a byte */
                         chunk_release(x, c);
                 else {
                         if (j->last)
@@ -830,6 +856,7 @@ int xz_decode_to_file(int fd, const XzDecodeOptions *o, XzDecodeResult *ret) {
                 ret->size = x->offset;
                 ret->skipped = x->skipped;
                 ret->spilled = x->spill_end;
+                ret->spill_error = x->spill_error;
         }
         if (r == -E2BIG)
                 ret->memory_needed = x->needed;

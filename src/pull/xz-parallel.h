@@ -37,7 +37,8 @@ typedef struct XzDecodeOptions {
         /* Input read ahead for the next block while the chunk budget holds the current one's, so that a
          * worker that finishes need not wait for the other's block to arrive: up to spill_max bytes at
          * once, in a file without a name in spill_dir_fd (page cache and disk, not this process's
-         * memory). 0: none, the reader waits for the budget. */
+         * memory). 0: none, the reader waits for the budget, as it does from the first write to the
+         * file that fails (spill_error). */
         int spill_dir_fd;
         uint64_t spill_max;
 } XzDecodeOptions;
@@ -47,6 +48,7 @@ typedef struct XzDecodeResult {
         uint64_t memory_needed;         /* with -E2BIG: what the refused block would need */
         uint64_t skipped;               /* of size, repeats of a block of zeros: holes, not decoded */
         uint64_t spilled;               /* input bytes read ahead through the spill file */
+        int spill_error;                /* a write to it failed (-errno): the rest waited for memory */
 } XzDecodeResult;
 
 /**

@@ -7,7 +7,10 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <lzma.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -88,8 +91,10 @@ static long read_pieces(void *userdata, void *buf, size_t size) {
 /* The last decode()'s blocks not decoded, as repeats of a block of zeros, and its input read ahead
  * through the spill file. */
 static uint64_t last_skipped, last_spilled;
-/* The spill file decode() allows (0: none), in the test's directory. */
+static int last_spill_error;
+/* The spill file decode() allows (0: none), in spill_dir (NULL: the test's directory). */
 static uint64_t spill_max;
+static const char *spill_dir;
 
 /* Decodes input into a new file; the result, and the file's contents in *ret_out. */
 static int decode(const Buffer *input, unsigned threads, size_t fail_at, Buffer *ret_out) {
@@ -106,7 +111,8 @@ static int decode(const Buffer *input, unsigned threads, size_t fail_at, Buffer 
         XzDecodeOptions o = {
                 .threads = threads, .prefix = input->data, .prefix_size = 6,
                 .read = read_pieces, .userdata = &reader,
-                .spill_dir_fd = open(test_tmpdir(), O_RDONLY | O_DIRECTORY | O_CLOEXEC), .spill_max = spill_max,
+                .spill_dir_fd = open(spill_dir ?: test_tmpdir(), O_RDONLY | O_DIRECTORY | O_CLOEXEC),
+                .spill_max = spill_max,
         };
         ASSERT_TRUE(o.spill_dir_fd >= 0);
         reader.pos = 6;
@@ -115,6 +121,7 @@ static int decode(const Buffer *input, unsigned threads, size_t fail_at, Buffer 
         size = result.size;
         last_skipped = r >= 0 ? result.skipped : 0;
         last_spilled = r >= 0 ? result.spilled : 0;
+        last_spill_error = r >= 0 ? result.spill_error : 0;
         if (r >= 0 && ret_out) {
                 ASSERT_OK(fstat(fd, &st));
                 ASSERT_EQ(st.st_size, size);
@@ -401,6 +408,50 @@ TEST(spilled_input_damaged_truncated_or_failing) {
         }
         spill_max = 0;
         ASSERT_EQ(stray_files(), 0);
+        free(xz.data);
+        free(image.data);
+}
+
+/* A spill file on a full file system: what it took is read back, the rest waits for memory as without
+ * one; the pull is slower, not failed. The full file system is a tmpfs of one page (every write after
+ * its first 4 KiB fails) or of two pieces (a write fails once the workers fall behind). */
+TEST(spill_file_that_fills_up_falls_back_to_memory) {
+        Buffer image = make_big_image(), xz = compress(&image, BIG_BLOCK);
+        const char *sizes[] = { "size=4k", "size=128k" };
+        char dir[PATH_MAX];
+
+        if (geteuid() != 0 || unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+                test_note("skipped: a full file system for the spill file needs root (a tmpfs in a mount namespace)");
+                goto out;
+        }
+        snprintf(dir, sizeof dir, "%s/full", test_tmpdir());
+        ASSERT_OK(mkdir(dir, 0700));
+        spill_dir = dir;
+        spill_max = XZ_SPILL_DEFAULT;
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+                ASSERT_OK(mount("tmpfs", dir, "tmpfs", 0, sizes[i]));
+                for (unsigned threads = 2; threads <= 3; threads++) {
+                        Buffer out;
+
+                        ASSERT_OK(decode(&xz, threads, SIZE_MAX, &out));
+                        ASSERT_EQ(out.size, image.size);
+                        ASSERT_TRUE(memcmp(out.data, image.data, image.size) == 0);
+                        free(out.data);
+                        test_note("tmpfs %s, %u workers: %llu bytes through the spill file, then %s", sizes[i],
+                                  threads, (unsigned long long) last_spilled,
+                                  last_spill_error < 0 ? strerror(-last_spill_error) : "no failure");
+                        if (i == 0) {
+                                ASSERT_EQ(last_spill_error, -ENOSPC);
+                                ASSERT_TRUE(last_spilled <= 4096);
+                        } else
+                                ASSERT_TRUE(last_spill_error == 0 || last_spill_error == -ENOSPC);
+                }
+                ASSERT_OK(umount(dir));
+        }
+        ASSERT_OK(rmdir(dir));
+        spill_dir = NULL;
+        spill_max = 0;
+out:
         free(xz.data);
         free(image.data);
 }
