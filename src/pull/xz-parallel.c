@@ -96,12 +96,11 @@ struct XzDecoder {
         pthread_cond_t wake_workers, wake_reader;
         Chunk *free_chunks;
         unsigned n_chunks;              /* allocated, free or queued */
-        unsigned chunk_budget;          /* n_chunks at most */
         int spill_fd;                   /* input read ahead of the chunk budget, -1 if none */
         uint64_t spill_max;             /* bytes it may hold at once */
         uint64_t spilled;               /* bytes it holds, queued and not decoded yet */
         uint64_t spill_end;             /* where the next spilled bytes go */
-        int spill_error;                /* why reading ahead into it stopped, 0 if it did not */
+        int spill_error;                /* a write to it failed: no more reading ahead into it */
         int error;                      /* the first worker failure */
         bool stopping;
         Worker *workers;
@@ -357,6 +356,11 @@ static void release_for_reader(XzDecoder *x, uint64_t need) {
         pthread_mutex_unlock(&x->lock);
 }
 
+/* Whether input may still go on into the spill file (the caller holds the lock). */
+static bool spilling_locked(const XzDecoder *x) {
+        return x->spill_fd >= 0 && x->spill_error == 0;
+}
+
 /* A chunk for up to size bytes: from the budget, or else, for bytes from the input (may_spill), a place in
  * the spill file; waits for workers to give either back. NULL if one failed or no memory. */
 static Chunk *chunk_get(XzDecoder *x, uint64_t size, bool may_spill) {
@@ -370,7 +374,7 @@ static Chunk *chunk_get(XzDecoder *x, uint64_t size, bool may_spill) {
                         c->size = (size_t) MIN(size, (uint64_t) CHUNK_DATA);
                         break;
                 }
-                if (x->n_chunks < x->chunk_budget) {
+                if (x->n_chunks < (spilling_locked(x) ? CHUNK_BUDGET_SPILLING : CHUNK_BUDGET)) {
                         c = malloc(offsetof(Chunk, data) + CHUNK_DATA);
                         if (!c)
                                 break;
@@ -379,7 +383,7 @@ static Chunk *chunk_get(XzDecoder *x, uint64_t size, bool may_spill) {
                         c->size = (size_t) MIN(size, (uint64_t) CHUNK_DATA);
                         break;
                 }
-                if (may_spill && x->spill_fd >= 0 && x->spilled + SPILL_PIECE <= x->spill_max) {
+                if (may_spill && spilling_locked(x) && x->spilled + SPILL_PIECE <= x->spill_max) {
                         c = malloc(sizeof *c);
                         if (!c)
                                 break;
@@ -422,13 +426,10 @@ static int spill_write(XzDecoder *x, const Chunk *c, size_t *done, bool *write_f
 
 /* The spill file could not take the chunk's bytes: it keeps those it took, the reader stops reading
  * ahead and waits for the memory budget it had without a spill file, as a slower pull, not a failed
- * one. The first error is kept for the result. */
+ * one. It happens once: the error also stops reading ahead (spilling_locked). */
 static void spill_give_up(XzDecoder *x, Chunk *c, size_t done, int error) {
         pthread_mutex_lock(&x->lock);
-        x->spill_max = 0;
-        x->chunk_budget = CHUNK_BUDGET;
-        if (x->spill_error == 0)
-                x->spill_error = error;
+        x->spill_error = error;
         x->spilled -= c->size - done;
         x->spill_end -= c->size - done; /* the last place handed out: nothing comes after it */
         c->size = done;
@@ -837,7 +838,6 @@ int xz_decode_to_file(int fd, const XzDecodeOptions *o, XzDecodeResult *ret) {
         if (o->spill_max > 0 && o->threads > 1)
                 x->spill_fd = spill_open(o->spill_dir_fd);
         x->spill_max = o->spill_max;
-        x->chunk_budget = x->spill_fd >= 0 ? CHUNK_BUDGET_SPILLING : CHUNK_BUDGET;
         r = sparse_file_new(fd, OUTPUT_BUFFER, &x->out);
         if (r >= 0)
                 sparse_file_set_flusher(x->out, o->flusher);
